@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Build with `-Xswiftc -DAUTOCODING_INTERNAL_CHECKS` to turn on `_checkInvariants()` in the engine.
+let package = Package(
+    name: "AutoCoding",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AutoCodingFast", targets: ["AutoCodingFast"]),
+        .library(name: "AutoCoding", targets: ["AutoCoding"]),
+        .executable(name: "autocoding", targets: ["AutoCodingCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPlistShim",
+            pkgConfig: "libplist-2.0",
+            providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
+        ),
+        .target(
+            name: "AutoCodingFast",
+            dependencies: [
+                "CPlistShim",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "AutoCoding",
+            dependencies: ["AutoCodingFast"]
+        ),
+        .executableTarget(
+            name: "AutoCodingCLI",
+            dependencies: [
+                "AutoCoding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "AutoCodingFastTests",
+            dependencies: ["AutoCodingFast"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "AutoCodingTests",
+            dependencies: ["AutoCoding"]
+        ),
+        .testTarget(
+            name: "AutoCodingCLITests",
+            dependencies: ["AutoCodingCLI"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,115 @@
+import AutoCodingFast
+import Foundation
+
+/// Decoding without a static type: for ``KeyedUnarchiver/decodeObject(forKey:)`` and secure decoding of
+/// class lists.
+extension DecodingContext {
+    /// Decodes what is at `node` into the Swift value its class maps to: `String`, `Int`/`Double`/`Bool`,
+    /// `Data`, `Date`, `URL`, `UUID`, `[Any]`, `[AnyHashable: Any]`, `NSNull`, a registered ``ArchiveCoding``
+    /// or `Decodable` type, or (for other classes, by ``unknownClassPolicy``) an ``ArchivedObject``.
+    func decodeAny(_ node: Node, path: CodingPathNode) throws -> Any? {
+        if node.isNull { return nil }
+        if allowedClassNames != nil { try checkAllowed(node, path: path) }
+        let record = index.records[node.object]
+        switch record.kind {
+        case .asciiString, .utf16String: return index.makeString(record, in: raw)
+        case .trueValue: return true
+        case .falseValue: return false
+        case .integer:
+            switch index.integer(record, in: raw) {
+            case .integer(let v): return Int(exactly: v) ?? v
+            case .unsignedInteger(let v): return v
+            default: return nil
+            }
+        case .real: return index.double(record, in: raw)
+        case .data: return try FoundationValues.data(node, self, path)
+        case .date: return try FoundationValues.date(node, self, path)
+        case .array:
+            return try nested(path) {
+                try listElements(node, path: path).enumerated().map { i, element in
+                    try decodeAny(resolve(element), path: path.appending(index: i)) as Any
+                }
+            }
+        case .dictionary:
+            return try decodeInstanceAny(node, path: path)
+        default:
+            throw DecodingError.archiveCorrupted("unexpected \(record.kind) entry", at: path)
+        }
+    }
+
+    private func decodeInstanceAny(_ node: Node, path: CodingPathNode) throws -> Any? {
+        guard let name = className(of: node) else {
+            throw DecodingError.archiveCorrupted("a dictionary entry without $class", at: path)
+        }
+        if let uid = node.uid, let existing = instances[uid] { return existing }
+        if let codingType = codingClasses[name] { return try decodeCoding(codingType, node: node, path: path) }
+        if let type = classes[name] ?? registry.type(forClassName: name) {
+            return try decode(type, node: node, path: path)
+        }
+        switch name {
+        case "NSString", "NSMutableString": return try FoundationValues.string(node, self, path)
+        case "NSData", "NSMutableData": return try FoundationValues.data(node, self, path)
+        case "NSDate": return try FoundationValues.date(node, self, path)
+        case "NSURL": return try FoundationValues.url(node, self, path)
+        case "NSUUID": return try FoundationValues.uuid(node, self, path)
+        case "NSNull": return NSNull()
+        case _ where FoundationClass.listNames.contains(name):
+            return try nested(path) {
+                try listElements(node, path: path).enumerated().map { i, element in
+                    try decodeAny(resolve(element), path: path.appending(index: i)) as Any
+                }
+            }
+        case _ where FoundationClass.dictionaryNames.contains(name):
+            return try nested(path) { try decodeDictionaryAny(node, path: path) }
+        default:
+            switch unknownClassPolicy {
+            case .fail:
+                throw DecodingError.archiveCorrupted("no Swift type is registered for the class \(name)", at: path)
+            case .keepAsArchivedObject:
+                guard let uid = node.uid, let object = resolver?.resolve(ArchiveUID(uid)).object else {
+                    throw DecodingError.archiveCorrupted("cannot keep the \(name) object stored in place", at: path)
+                }
+                return object
+            }
+        }
+    }
+
+    private func decodeDictionaryAny(_ node: Node, path: CodingPathNode) throws -> [AnyHashable: Any] {
+        guard let keysRef = field(FoundationKey.keys, of: node), let objectsRef = field(FoundationKey.objects, of: node)
+        else { throw DecodingError.archiveCorrupted("NSDictionary without NS.keys and NS.objects", at: path) }
+        let keys = try listElements(resolve(keysRef), path: path)
+        let objects = try listElements(resolve(objectsRef), path: path)
+        guard keys.count == objects.count else {
+            throw DecodingError.archiveCorrupted(
+                "NS.keys has \(keys.count) entries but NS.objects has \(objects.count)", at: path)
+        }
+        var result: [AnyHashable: Any] = [:]
+        for (i, (key, object)) in zip(keys, objects).enumerated() {
+            let keyPath = path.appending(index: i)
+            guard let k = try decodeAny(resolve(key), path: keyPath) as? AnyHashable else {
+                throw DecodingError.archiveCorrupted("a dictionary key is not hashable", at: keyPath)
+            }
+            result[k] = try decodeAny(resolve(object), path: keyPath)
+        }
+        return result
+    }
+
+    /// Decodes an ``ArchiveCoding`` object once per UID, then applies its `awakeAfter(using:)` substitution.
+    func decodeCoding<T: ArchiveCoding>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> Any {
+        if let uid = node.uid {
+            if let existing = instances[uid] { return existing }
+            if let start = inProgress.firstIndex(where: { $0.uid == uid }) {
+                let cycle = inProgress[start...].map { "\($0.type) (UID \($0.uid))" } + ["\(T.self) (UID \(uid))"]
+                throw DecodingError.archiveCorrupted(
+                    "reference cycle \(cycle.joined(separator: " → ")) cannot be decoded through init(coder:)", at: path)
+            }
+            inProgress.append((uid, T.self))
+        }
+        defer { if node.uid != nil { inProgress.removeLast() } }
+        let coder = KeyedUnarchiver(context: self, node: node, path: path)
+        let object = try nested(path) { try T(coder: coder) }
+        let result = try object.awakeAfter(using: coder)
+        if let uid = node.uid { instances[uid] = result as AnyObject }
+        return result
+    }
+}

@@ -1,0 +1,242 @@
+import AutoCodingFast
+import Foundation
+
+/// The state of one decode over a validated archive: the table, the byte pointer (owned by the view, which
+/// this context keeps alive), decoded class instances by UID, and the instances being decoded.
+final class DecodingContext {
+    /// Where a value is: the bplist object of the `$objects` entry (or of an in-place value) and its UID.
+    struct Node {
+        /// The bplist object number; -1 for `$null`.
+        var object: Int
+        /// The `$objects` UID, or nil for a value stored in place.
+        var uid: UInt32?
+        var isNull: Bool { object < 0 }
+        static let null = Node(object: -1, uid: 0)
+    }
+
+    let view: KeyedArchiveView
+    let index: BPlistIndex
+    let raw: UnsafeRawBufferPointer
+    let userInfo: [CodingUserInfoKey: Any]
+    var classes: [String: any Decodable.Type]
+    var codingClasses: [String: any ArchiveCoding.Type] = [:]
+    let registry: ArchiveClassRegistry
+    private let maxDepth: Int
+    private var depth = 0
+    var instances: [UInt32: AnyObject] = [:]
+    var inProgress: [(uid: UInt32, type: Any.Type)] = []
+    private var classNames: [Int: String] = [:]
+    /// The class names secure decoding allows for the value being decoded now; nil when not checking.
+    var allowedClassNames: Set<String>?
+    /// What ``decodeAny(_:path:)`` does with a class it cannot map to a Swift type.
+    var unknownClassPolicy: KeyedUnarchiver.UnknownClassPolicy = .keepAsArchivedObject
+    /// The whole archive as a graph, built the first time an unknown class is kept.
+    lazy var resolver: GraphResolver? = (try? view.keyedArchive()).map(GraphResolver.init(archive:))
+
+    init(decoder: KeyedArchiveDecoder, view: KeyedArchiveView) {
+        self.view = view
+        self.index = view.index
+        self.raw = view.raw
+        userInfo = decoder.userInfo
+        classes = decoder.classes
+        registry = decoder.registry
+        maxDepth = decoder.maxDepth
+    }
+
+    // MARK: Table access
+
+    /// Follows a UID; values stored in place stay where they are.
+    @inline(__always)
+    func resolve(_ object: Int) -> Node {
+        let record = index.records[object]
+        guard record.kind == .uid else { return Node(object: object, uid: nil) }
+        let uid = index.uid(record, in: raw)
+        if uid == 0 { return .null }
+        return Node(object: view.objectNumber(ArchiveUID(uid), in: raw), uid: uid)
+    }
+
+    /// The bplist object stored under `key` in the object at `node`.
+    @inline(__always)
+    func field(_ key: String, of node: Node) -> Int? {
+        node.isNull ? nil : view.entry(of: node.object, key: key, in: raw)
+    }
+
+    /// The class name of the instance at `node`, or nil when it is not an instance.
+    func className(of node: Node) -> String? {
+        guard !node.isNull, let classRef = field(ArchiveKey.class, of: node) else { return nil }
+        let descriptor = resolve(classRef)
+        if let name = classNames[descriptor.object] { return name }
+        guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
+        let name = index.makeString(index.records[nameObject], in: raw)
+        classNames[descriptor.object] = name
+        return name
+    }
+
+    /// The class names an entry counts as for secure decoding: its class chain, or the Foundation class of a
+    /// plain entry (`NSString`, `NSNumber`, `NSData`, `NSDate`).
+    func archivedClassNames(of node: Node) -> [String] {
+        if node.isNull { return [] }
+        switch index.records[node.object].kind {
+        case .asciiString, .utf16String: return ["NSString"]
+        case .integer, .real, .trueValue, .falseValue: return ["NSNumber"]
+        case .data: return ["NSData"]
+        case .date: return ["NSDate"]
+        case .array: return ["NSArray"]
+        case .dictionary:
+            guard let name = className(of: node) else { return ["NSDictionary"] }
+            if let uid = node.uid, let chain = view.archiveClass(of: ArchiveUID(uid))?.chain, !chain.isEmpty {
+                return chain
+            }
+            return [name]
+        default: return []
+        }
+    }
+
+    /// Secure decoding: the entry at `node` must be of an allowed class. Runs on every reference, including
+    /// objects already decoded through another key, and on scalars stored in place.
+    func checkAllowed(_ node: Node, path: CodingPathNode) throws {
+        guard let allowed = allowedClassNames, !node.isNull else { return }
+        let names = archivedClassNames(of: node)
+        guard !names.contains(where: allowed.contains) else { return }
+        throw DecodingError.archiveCorrupted(
+            "secure decoding: found \(names.first ?? "an unknown entry") where only \(allowed.sorted().joined(separator: ", ")) "
+                + "\(allowed.count == 1 ? "is" : "are") allowed",
+            at: path)
+    }
+
+    /// A short description of what is at `node`, for type-mismatch messages.
+    func describe(_ node: Node) -> String {
+        if node.isNull { return "$null" }
+        if let name = className(of: node) { return "an instance of \(name)" }
+        return "a \(index.records[node.object].kind)"
+    }
+
+    /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
+    /// array stored in place.
+    func listElements(_ node: Node, path: CodingPathNode) throws -> [Int] {
+        guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
+        var list = node.object
+        if index.records[list].kind == .dictionary {
+            if let objects = field(FoundationKey.objects, of: node) {
+                list = resolve(objects).object
+            } else {
+                var elements: [Int] = []
+                while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
+                if !elements.isEmpty || className(of: node) == "NSOrderedSet" { return elements }
+            }
+        }
+        guard list >= 0, index.records[list].kind == .array else {
+            throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
+        }
+        return (0..<Int(index.records[list].count)).map { index.ref(list, $0, in: raw) }
+    }
+
+    // MARK: Decoding
+
+    /// Decodes the `$top` entry `root` as `type`.
+    func decode<T: Decodable>(_ type: T.Type, top root: ArchiveValue) throws -> T {
+        guard let object = view.topEntry(ArchiveKey.root, in: raw) ?? view.topKeys.first.flatMap({ view.topEntry($0, in: raw) }) else {
+            throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no root entry"))
+        }
+        return try decode(type, at: object, path: .root)
+    }
+
+    /// Decodes the value stored at bplist object `object` (a UID or a value in place) as `type`.
+    func decode<T: Decodable>(_ type: T.Type, at object: Int, path: CodingPathNode) throws -> T {
+        try decode(type, node: resolve(object), path: path)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> T {
+        if allowedClassNames != nil { try checkAllowed(node, path: path) }
+        if let value = try FoundationValues.decode(type, node: node, context: self, path: path) { return value }
+        if let listType = T.self as? any _ArchiveListDecodable.Type {
+            return try nested(path) { try decodeList(listType, node: node, path: path) } as! T
+        }
+        if let dictionaryType = T.self as? any _ArchiveDictionaryDecodable.Type {
+            return try nested(path) { try decodeDictionary(dictionaryType, node: node, path: path) } as! T
+        }
+        return try decodeInstance(type, node: node, path: path)
+    }
+
+    /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth``.
+    @inline(__always)
+    func nested<R>(_ path: CodingPathNode, _ body: () throws -> R) throws -> R {
+        guard depth < maxDepth else {
+            throw DecodingError.archiveCorrupted("values nest deeper than maxDepth \(maxDepth)", at: path)
+        }
+        depth += 1
+        defer { depth -= 1 }
+        return try body()
+    }
+
+    private func decodeList<L: _ArchiveListDecodable>(_ type: L.Type, node: Node, path: CodingPathNode) throws -> L {
+        let elements = try listElements(node, path: path)
+        var values: [Any] = []
+        values.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            values.append(try decode(L._archiveElementType, at: element, path: path.appending(index: i)))
+        }
+        return try L(_archiveElements: values)
+    }
+
+    private func decodeDictionary<D: _ArchiveDictionaryDecodable>(_ type: D.Type, node: Node, path: CodingPathNode)
+        throws -> D
+    {
+        guard let keysRef = field(FoundationKey.keys, of: node), let objectsRef = field(FoundationKey.objects, of: node)
+        else { throw DecodingError.archiveTypeMismatch(D.self, at: path, found: describe(node)) }
+        let keys = try listElements(resolve(keysRef), path: path)
+        let objects = try listElements(resolve(objectsRef), path: path)
+        guard keys.count == objects.count else {
+            throw DecodingError.archiveCorrupted(
+                "NS.keys has \(keys.count) entries but NS.objects has \(objects.count)", at: path)
+        }
+        var decodedKeys: [Any] = []
+        var decodedValues: [Any] = []
+        for (i, (key, object)) in zip(keys, objects).enumerated() {
+            let keyPath = path.appending(index: i)
+            decodedKeys.append(try decode(D._archiveKeyType, at: key, path: keyPath))
+            decodedValues.append(try decode(D._archiveValueType, at: object, path: keyPath))
+        }
+        do {
+            return try D(_archiveKeys: decodedKeys, values: decodedValues)
+        } catch {
+            throw DecodingError.archiveCorrupted("the dictionary has a key twice", at: path)
+        }
+    }
+
+    /// Decodes an object through `init(from:)`. Class instances are decoded once per UID; a class registered
+    /// for the archived class name is decoded in place of `type` when it is a subtype of it.
+    private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> T {
+        let isClass = T.self is AnyClass
+        if isClass, let uid = node.uid {
+            if let existing = instances[uid] {
+                guard let instance = existing as? T else {
+                    throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
+                }
+                return instance
+            }
+            if let start = inProgress.firstIndex(where: { $0.uid == uid }) {
+                let cycle = inProgress[start...].map { "\($0.type) (UID \($0.uid))" } + ["\(T.self) (UID \(uid))"]
+                throw DecodingError.archiveCorrupted(
+                    "reference cycle \(cycle.joined(separator: " → ")) cannot be decoded through init(from:), which "
+                        + "needs every field first; give the types on the cycle @AutoCoding, or break the cycle",
+                    at: path)
+            }
+        }
+        var target: any Decodable.Type = T.self
+        if let name = className(of: node), let registered = classes[name] ?? registry.type(forClassName: name),
+            registered != T.self
+        {
+            target = registered
+        }
+        if isClass, let uid = node.uid { inProgress.append((uid, target)) }
+        defer { if isClass, node.uid != nil { inProgress.removeLast() } }
+        let decoder = _ArchiveDecoder(context: self, node: node, codingPathNode: path)
+        let value: Any = try nested(path) { try target.init(from: decoder) }
+        guard let result = value as? T else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(target), registered for its class name")
+        }
+        if isClass, let uid = node.uid { instances[uid] = result as AnyObject }
+        return result
+    }
+}

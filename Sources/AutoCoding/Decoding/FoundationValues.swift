@@ -1,0 +1,171 @@
+import AutoCodingFast
+import Foundation
+
+/// Decoding of the Swift types that Foundation classes map to: strings, numbers, booleans, data, dates,
+/// URLs and UUIDs. Each accepts the forms Apple's archivers write (a plain entry or an in-place scalar; an
+/// `NSMutableString`/`NSMutableData` instance; `NS.time`, `NS.relative`/`NS.base`, `NS.uuidbytes`).
+enum FoundationValues {
+    /// Decodes `T` when it is one of the mapped types; nil when it is not.
+    @inline(__always)
+    static func decode<T>(_ type: T.Type, node: DecodingContext.Node, context: DecodingContext, path: CodingPathNode)
+        throws -> T?
+    {
+        if T.self == String.self { return same(try string(node, context, path), T.self) }
+        if T.self == Int.self { return same(try integer(Int.self, node, context, path), T.self) }
+        if T.self == Double.self { return same(try double(node, context, path), T.self) }
+        if T.self == Bool.self { return same(try bool(node, context, path), T.self) }
+        if T.self == Int64.self { return same(try integer(Int64.self, node, context, path), T.self) }
+        if T.self == Int32.self { return same(try integer(Int32.self, node, context, path), T.self) }
+        if T.self == Int16.self { return same(try integer(Int16.self, node, context, path), T.self) }
+        if T.self == Int8.self { return same(try integer(Int8.self, node, context, path), T.self) }
+        if T.self == UInt.self { return same(try integer(UInt.self, node, context, path), T.self) }
+        if T.self == UInt64.self { return same(try integer(UInt64.self, node, context, path), T.self) }
+        if T.self == UInt32.self { return same(try integer(UInt32.self, node, context, path), T.self) }
+        if T.self == UInt16.self { return same(try integer(UInt16.self, node, context, path), T.self) }
+        if T.self == UInt8.self { return same(try integer(UInt8.self, node, context, path), T.self) }
+        if T.self == Float.self { return same(Float(try double(node, context, path)), T.self) }
+        if T.self == Data.self { return same(try data(node, context, path), T.self) }
+        if T.self == Date.self { return same(try date(node, context, path), T.self) }
+        if T.self == URL.self { return same(try url(node, context, path), T.self) }
+        if T.self == UUID.self { return same(try uuid(node, context, path), T.self) }
+        return nil
+    }
+
+    /// Reinterprets a value as `T` after the caller has checked that `T` is exactly `U`.
+    @inline(__always)
+    private static func same<U, T>(_ value: U, _: T.Type) -> T {
+        unsafeBitCast(value, to: T.self)
+    }
+
+    private static func record(_ node: DecodingContext.Node, _ context: DecodingContext, _ expected: Any.Type,
+                               _ path: CodingPathNode) throws -> BPlistIndex.Record
+    {
+        guard !node.isNull else {
+            throw DecodingError.valueNotFound(expected, .init(codingPath: path.path, debugDescription: "Found $null."))
+        }
+        return context.index.records[node.object]
+    }
+
+    static func string(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> String {
+        let r = try record(node, context, String.self, path)
+        switch r.kind {
+        case .asciiString, .utf16String: return context.index.makeString(r, in: context.raw)
+        case .dictionary:
+            // NSMutableString archives its contents under NS.string.
+            if let inner = context.field(FoundationKey.string, of: node) {
+                return try string(context.resolve(inner), context, path)
+            }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(String.self, at: path, found: context.describe(node))
+    }
+
+    static func integer<I: FixedWidthInteger>(_ type: I.Type, _ node: DecodingContext.Node, _ context: DecodingContext,
+                                              _ path: CodingPathNode) throws -> I
+    {
+        let r = try record(node, context, I.self, path)
+        let converted: I?
+        switch r.kind {
+        case .integer:
+            switch context.index.integer(r, in: context.raw) {
+            case .integer(let v): converted = I(exactly: v)
+            case .unsignedInteger(let v): converted = I(exactly: v)
+            default: converted = nil
+            }
+        case .real: converted = I(exactly: context.index.double(r, in: context.raw))
+        case .trueValue: converted = 1
+        case .falseValue: converted = 0
+        default:
+            throw DecodingError.archiveTypeMismatch(I.self, at: path, found: context.describe(node))
+        }
+        guard let value = converted else {
+            throw DecodingError.archiveCorrupted("the number does not fit \(I.self)", at: path)
+        }
+        return value
+    }
+
+    static func double(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Double {
+        let r = try record(node, context, Double.self, path)
+        switch r.kind {
+        case .real: return context.index.double(r, in: context.raw)
+        case .integer:
+            switch context.index.integer(r, in: context.raw) {
+            case .integer(let v): return Double(v)
+            case .unsignedInteger(let v): return Double(v)
+            default: break
+            }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(Double.self, at: path, found: context.describe(node))
+    }
+
+    static func bool(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Bool {
+        let r = try record(node, context, Bool.self, path)
+        switch r.kind {
+        case .trueValue: return true
+        case .falseValue: return false
+        case .integer:
+            // NSNumber booleans written by other archivers arrive as 0 and 1.
+            if case .integer(let v) = context.index.integer(r, in: context.raw), v == 0 || v == 1 { return v == 1 }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(Bool.self, at: path, found: context.describe(node))
+    }
+
+    static func data(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Data {
+        let r = try record(node, context, Data.self, path)
+        switch r.kind {
+        case .data:
+            return Data(UnsafeRawBufferPointer(rebasing: context.raw[r.offset..<r.offset + Int(r.count)]))
+        case .dictionary:
+            if let inner = context.field(FoundationKey.data, of: node) ?? context.field(FoundationKey.bytes, of: node) {
+                return try data(context.resolve(inner), context, path)
+            }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(Data.self, at: path, found: context.describe(node))
+    }
+
+    static func date(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Date {
+        let r = try record(node, context, Date.self, path)
+        switch r.kind {
+        case .date: return Date(timeIntervalSinceReferenceDate: context.index.double(r, in: context.raw))
+        case .dictionary:
+            if let time = context.field(FoundationKey.time, of: node) {
+                return Date(timeIntervalSinceReferenceDate: try double(context.resolve(time), context, path))
+            }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(Date.self, at: path, found: context.describe(node))
+    }
+
+    static func url(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> URL {
+        _ = try record(node, context, URL.self, path)
+        guard let relativeRef = context.field(FoundationKey.relative, of: node) else {
+            throw DecodingError.archiveTypeMismatch(URL.self, at: path, found: context.describe(node))
+        }
+        let relative = try string(context.resolve(relativeRef), context, path)
+        var base: URL?
+        if let baseRef = context.field(FoundationKey.base, of: node), !context.resolve(baseRef).isNull {
+            base = try context.nested(path) { try url(context.resolve(baseRef), context, path) }
+        }
+        guard let url = URL(string: relative, relativeTo: base) else {
+            throw DecodingError.archiveCorrupted("NS.relative \"\(relative)\" is not a URL", at: path)
+        }
+        return url
+    }
+
+    static func uuid(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> UUID {
+        _ = try record(node, context, UUID.self, path)
+        guard let bytesRef = context.field(FoundationKey.uuidBytes, of: node) else {
+            throw DecodingError.archiveTypeMismatch(UUID.self, at: path, found: context.describe(node))
+        }
+        let bytes = try data(context.resolve(bytesRef), context, path)
+        guard bytes.count == 16 else {
+            throw DecodingError.archiveCorrupted("NS.uuidbytes holds \(bytes.count) bytes, not 16", at: path)
+        }
+        var uuid = UUID().uuid
+        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes) }
+        return UUID(uuid: uuid)
+    }
+}

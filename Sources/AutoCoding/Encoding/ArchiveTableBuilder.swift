@@ -1,0 +1,55 @@
+import AutoCodingFast
+import OrderedCollections
+
+/// Accumulates the `$objects` table while encoding: one entry per object, one descriptor per class, and an
+/// identity memo so that an instance referenced many times is written once.
+final class ArchiveTableBuilder {
+    private(set) var objects: [ArchiveValue] = [.string(ArchiveKey.null)]
+    private var objectUIDs: [ObjectIdentifier: ArchiveUID] = [:]
+    /// Keeps every memoized instance alive until encoding ends, so no `ObjectIdentifier` is reused.
+    private var retained: [AnyObject] = []
+    private var classUIDs: [ArchiveClass: ArchiveUID] = [:]
+
+    /// Appends an entry and returns its UID.
+    func append(_ value: ArchiveValue) -> ArchiveUID {
+        objects.append(value)
+        return ArchiveUID(UInt32(truncatingIfNeeded: objects.count - 1))
+    }
+
+    /// Reserves an entry to be filled by ``fill(_:with:)``.
+    func reserve() -> ArchiveUID { append(.string(ArchiveKey.null)) }
+
+    /// Fills a reserved entry.
+    func fill(_ uid: ArchiveUID, with value: ArchiveValue) { objects[uid.index] = value }
+
+    /// The UID already given to `object`, if any.
+    func uid(of object: AnyObject) -> ArchiveUID? { objectUIDs[ObjectIdentifier(object)] }
+
+    /// Remembers the UID of `object`.
+    func remember(_ object: AnyObject, as uid: ArchiveUID) {
+        objectUIDs[ObjectIdentifier(object)] = uid
+        retained.append(object)
+    }
+
+    /// The UID of the class descriptor, written the first time a class is used.
+    func classUID(_ archiveClass: ArchiveClass) -> ArchiveUID {
+        if let uid = classUIDs[archiveClass] { return uid }
+        let uid = append(archiveClass.descriptor)
+        classUIDs[archiveClass] = uid
+        return uid
+    }
+
+    /// Appends an instance of `archiveClass` with `fields` (the `$class` entry is added last).
+    func appendInstance(_ archiveClass: ArchiveClass, _ fields: OrderedDictionary<String, ArchiveValue>) -> ArchiveUID {
+        let uid = reserve()
+        fillInstance(uid, archiveClass, fields)
+        return uid
+    }
+
+    /// Fills a reserved entry with an instance.
+    func fillInstance(_ uid: ArchiveUID, _ archiveClass: ArchiveClass, _ fields: OrderedDictionary<String, ArchiveValue>) {
+        var fields = fields
+        fields[ArchiveKey.class] = .uid(classUID(archiveClass))
+        objects[uid.index] = .dictionary(fields)
+    }
+}

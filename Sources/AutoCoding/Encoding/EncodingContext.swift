@@ -1,0 +1,225 @@
+import AutoCodingFast
+import Foundation
+import OrderedCollections
+
+/// The state of one encode: the table being built, the class names, and the class instances whose fields
+/// are still to be encoded.
+///
+/// Class instances are encoded from a worklist rather than recursively: a reference to an instance reserves
+/// its UID and queues it, so long chains and cycles of objects cost no stack.
+final class EncodingContext {
+    let builder = ArchiveTableBuilder()
+    let userInfo: [CodingUserInfoKey: any Sendable]
+    let archiverName: String
+    private var classNames: [ObjectIdentifier: String]
+    private let registry: ArchiveClassRegistry
+    private var classes: [ObjectIdentifier: ArchiveClass] = [:]
+    private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
+    private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
+    private lazy var graph = GraphEncoder(builder: builder)
+
+    /// A conditional reference waiting for the end of encoding.
+    struct Conditional {
+        /// The `$objects` entry holding the field, or nil for `$top` (then `storage` holds it).
+        var owner: ArchiveUID?
+        var storage: KeyedStorage?
+        var key: String
+        var object: AnyObject
+    }
+    var conditionals: [Conditional] = []
+
+    init(encoder: KeyedArchiveEncoder) {
+        userInfo = encoder.userInfo
+        archiverName = encoder.archiver
+        classNames = encoder.classNames
+        registry = encoder.registry
+    }
+
+    func setClassName(_ name: String, for type: Any.Type) {
+        classNames[ObjectIdentifier(type)] = name
+        classes[ObjectIdentifier(type)] = nil
+    }
+
+    /// The archived class of a Swift type: this encoder's name, else the registry's, else the type's own.
+    func archiveClass(for type: Any.Type) -> ArchiveClass {
+        let id = ObjectIdentifier(type)
+        if let known = classes[id] { return known }
+        let (defaultName, chain) = ArchiveNaming.archiveClass(for: type)
+        let name = classNames[id] ?? registry.className(for: type) ?? defaultName
+        let archiveClass = ArchiveClass(name: name, chain: name == defaultName ? chain : [name] + chain.dropFirst())
+        classes[id] = archiveClass
+        return archiveClass
+    }
+
+    /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
+    func encodeReference<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveValue {
+        if let scalar = Self.foundationScalar(value) { return .uid(builder.append(scalar)) }
+        if let shaped = try encodeFoundationObject(value, codingPathNode: codingPathNode) { return .uid(shaped) }
+        if Swift.type(of: value as Any) is AnyClass {
+            let object = value as AnyObject
+            if let uid = builder.uid(of: object) { return .uid(uid) }
+            let uid = builder.reserve()
+            builder.remember(object, as: uid)
+            pending.append((value, uid, codingPathNode))
+            return .uid(uid)
+        }
+        return try encodeInstance(value, into: nil, codingPathNode: codingPathNode)
+    }
+
+    /// Encodes any value the archiver accepts: `nil`, ``ArchiveCoding`` objects, graph values, `Encodable` values.
+    func encodeAny(_ value: Any?, codingPathNode: CodingPathNode) throws -> ArchiveValue {
+        guard let value = value.flatMap(Self.unwrapped) else { return .uid(.null) }
+        switch value {
+        case let coding as any ArchiveCoding: return encodeCoding(coding)
+        case let object as ArchivedObject: return graph.encode(.object(object))
+        case let graphValue as ArchivedValue: return graph.encode(graphValue)
+        case is NSNull: return .uid(builder.appendInstance(FoundationClass.null, [:]))
+        case let encodable as any Encodable: return try encodeReference(encodable, codingPathNode: codingPathNode)
+        default:
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: codingPathNode.path,
+                             debugDescription: "\(Swift.type(of: value)) is neither ArchiveCoding nor Encodable"))
+        }
+    }
+
+    /// `Optional.some(x)` inside `Any` as `x`, and `Optional.none` as nil.
+    private static func unwrapped(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unwrapped($0.value) }
+    }
+
+    /// Queues an ``ArchiveCoding`` object (after its replacement hook) and returns its UID.
+    private func encodeCoding(_ object: any ArchiveCoding) -> ArchiveValue {
+        if let uid = builder.uid(of: object) { return .uid(uid) }
+        let replacement = object.replacementObject(for: KeyedArchiver(context: self, owner: .null))
+        guard let substitute = replacement as? any ArchiveCoding else {
+            return (try? encodeAny(replacement, codingPathNode: .root)) ?? .uid(.null)
+        }
+        if substitute !== object, let uid = builder.uid(of: substitute) { return .uid(uid) }
+        let uid = builder.reserve()
+        builder.remember(object, as: uid)
+        if substitute !== object { builder.remember(substitute, as: uid) }
+        codingQueue.append((substitute, uid))
+        return .uid(uid)
+    }
+
+    /// Encodes queued objects (Codable class instances, ``ArchiveCoding`` objects, graph objects) until none is left.
+    func drain() throws {
+        while true {
+            if let next = pending.popLast() {
+                _ = try encodeInstance(next.value, into: next.uid, codingPathNode: next.codingPathNode)
+            } else if let next = codingQueue.popLast() {
+                let coder = KeyedArchiver(context: self, owner: next.uid)
+                try next.object.encode(with: coder)
+                let archiveClass = next.object.classForKeyedArchiver ?? archiveClass(for: Swift.type(of: next.object))
+                builder.fillInstance(next.uid, archiveClass, coder.storage.finish())
+            } else if !graph.isDone {
+                graph.drain()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Points each conditional reference at its object if that object was archived; it stays `$null` otherwise.
+    func resolveConditionals() {
+        for conditional in conditionals {
+            guard let uid = builder.uid(of: conditional.object) else { continue }
+            if let owner = conditional.owner, case .dictionary(var fields) = builder.objects[owner.index] {
+                fields[conditional.key] = .uid(uid)
+                builder.fill(owner, with: .dictionary(fields))
+            } else {
+                conditional.storage?.fields[conditional.key] = .uid(uid)
+            }
+        }
+        conditionals = []
+    }
+
+    /// Runs `value.encode(to:)` and stores what it wrote: an instance with fields, an instance with an
+    /// `NS.objects` list, or, for single-value types, the value itself.
+    private func encodeInstance(_ value: any Encodable, into reserved: ArchiveUID?, codingPathNode: CodingPathNode)
+        throws -> ArchiveValue
+    {
+        let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
+        try value.encode(to: encoder)
+        let archiveClass = { self.archiveClass(for: Swift.type(of: value as Any)) }
+        switch encoder.storage {
+        case .none:
+            let uid = reserved ?? builder.reserve()
+            builder.fillInstance(uid, archiveClass(), [:])
+            return .uid(uid)
+        case .keyed(let storage):
+            let uid = reserved ?? builder.reserve()
+            builder.fillInstance(uid, archiveClass(), storage.finish())
+            return .uid(uid)
+        case .unkeyed(let storage):
+            let uid = reserved ?? builder.reserve()
+            builder.fillInstance(uid, archiveClass(), [FoundationKey.objects: storage.finish()])
+            return .uid(uid)
+        case .single(let single):
+            guard let uid = reserved else {
+                if case .uid = single { return single }
+                return .uid(builder.append(single))
+            }
+            if case .uid(let target) = single {
+                builder.fill(uid, with: builder.objects[target.index])
+            } else {
+                builder.fill(uid, with: single)
+            }
+            return .uid(uid)
+        }
+    }
+
+    /// The plist scalar of a value Foundation archives as a plain `$objects` entry (NSString, NSNumber, NSData).
+    static func foundationScalar<T>(_ value: T) -> ArchiveValue? {
+        switch value {
+        case let v as String: .string(v)
+        case let v as Bool: .bool(v)
+        case let v as Int: .integer(Int64(v))
+        case let v as Int64: .integer(v)
+        case let v as Int32: .integer(Int64(v))
+        case let v as Int16: .integer(Int64(v))
+        case let v as Int8: .integer(Int64(v))
+        case let v as UInt: ArchiveValue.integer(exactly: v)
+        case let v as UInt64: ArchiveValue.integer(exactly: v)
+        case let v as UInt32: .integer(Int64(v))
+        case let v as UInt16: .integer(Int64(v))
+        case let v as UInt8: .integer(Int64(v))
+        case let v as Double: .real(v)
+        case let v as Float: .real(Double(v))
+        case let v as Data: .data([UInt8](v))
+        default: nil
+        }
+    }
+
+    /// Instances of Foundation classes for Swift types that map to them.
+    private func encodeFoundationObject<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveUID? {
+        switch value {
+        case let date as Date:
+            return builder.appendInstance(FoundationClass.date, [FoundationKey.time: .real(date.timeIntervalSinceReferenceDate)])
+        case let url as URL:
+            let base: ArchiveValue = try url.baseURL.map { try encodeReference($0, codingPathNode: codingPathNode) } ?? .uid(.null)
+            let relative = builder.append(.string(url.baseURL == nil ? url.absoluteString : url.relativeString))
+            return builder.appendInstance(FoundationClass.url, [FoundationKey.base: base, FoundationKey.relative: .uid(relative)])
+        case let uuid as UUID:
+            let bytes = withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) }
+            return builder.appendInstance(FoundationClass.uuid, [FoundationKey.uuidBytes: .data(bytes)])
+        case let list as any _ArchiveListEncodable:
+            var elements: [ArchiveValue] = []
+            try list._forEachArchiveElement { elements.append(try encodeReference($0, codingPathNode: codingPathNode)) }
+            return builder.appendInstance(list._archiveListClass, [FoundationKey.objects: .array(elements)])
+        case let dictionary as any _ArchiveDictionaryEncodable:
+            var keys: [ArchiveValue] = []
+            var objects: [ArchiveValue] = []
+            try dictionary._forEachArchiveEntry { key, object in
+                keys.append(try encodeReference(key, codingPathNode: codingPathNode))
+                objects.append(try encodeReference(object, codingPathNode: codingPathNode))
+            }
+            return builder.appendInstance(
+                FoundationClass.dictionary, [FoundationKey.keys: .array(keys), FoundationKey.objects: .array(objects)])
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import AutoCodingFast
+import OrderedCollections
+
+/// The `Encoder` handed to `encode(to:)`: it records which kind of container the value asked for.
+final class _ArchiveEncoder: Encoder {
+    enum Storage {
+        case none
+        case keyed(KeyedStorage)
+        case unkeyed(UnkeyedStorage)
+        case single(ArchiveValue)
+    }
+
+    let context: EncodingContext
+    let codingPathNode: CodingPathNode
+    var codingPath: [any CodingKey] { codingPathNode.path }
+    var storage: Storage = .none
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    init(context: EncodingContext, codingPathNode: CodingPathNode) {
+        self.context = context
+        self.codingPathNode = codingPathNode
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        switch storage {
+        case .keyed(let existing):
+            // A subclass's `encode(to:)` calling `super.encode(to: encoder)` asks again: share the fields.
+            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, storage: existing))
+        case .none:
+            let fresh = KeyedStorage()
+            storage = .keyed(fresh)
+            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, storage: fresh))
+        default:
+            preconditionFailure("requested a keyed container after another kind of container at \(codingPath)")
+        }
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        switch storage {
+        case .unkeyed(let existing): return ArchiveUnkeyedEncodingContainer(encoder: self, storage: existing)
+        case .none:
+            let fresh = UnkeyedStorage()
+            storage = .unkeyed(fresh)
+            return ArchiveUnkeyedEncodingContainer(encoder: self, storage: fresh)
+        default:
+            preconditionFailure("requested an unkeyed container after another kind of container at \(codingPath)")
+        }
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        ArchiveSingleValueEncodingContainer(encoder: self)
+    }
+
+    /// The value this encoder produced, for nested and super encoders stored in place.
+    func finish() -> ArchiveValue {
+        switch storage {
+        case .none: return .dictionary([:])
+        case .keyed(let s): return .dictionary(s.finish())
+        case .unkeyed(let s): return s.finish()
+        case .single(let v): return v
+        }
+    }
+}
+
+/// Fields being written for one object; nested containers are filled in when it is finished.
+final class KeyedStorage {
+    var fields = OrderedDictionary<String, ArchiveValue>()
+    var nested: [(key: String, value: NestedStorage)] = []
+
+    func finish() -> OrderedDictionary<String, ArchiveValue> {
+        for (key, value) in nested { fields[key] = value.finish() }
+        nested = []
+        return fields
+    }
+}
+
+/// Elements being written for one list.
+final class UnkeyedStorage {
+    var elements: [ArchiveValue] = []
+    var nested: [(index: Int, value: NestedStorage)] = []
+
+    func finish() -> ArchiveValue {
+        for (index, value) in nested { elements[index] = value.finish() }
+        nested = []
+        return .array(elements)
+    }
+}
+
+/// A container or encoder nested in place inside another container.
+enum NestedStorage {
+    case keyed(KeyedStorage)
+    case unkeyed(UnkeyedStorage)
+    case encoder(_ArchiveEncoder)
+
+    func finish() -> ArchiveValue {
+        switch self {
+        case .keyed(let s): .dictionary(s.finish())
+        case .unkeyed(let s): s.finish()
+        case .encoder(let e): e.finish()
+        }
+    }
+}
+
+/// Inline scalars for the keyed container's primitive overloads (Apple's `encodeInteger:forKey:` and friends).
+enum InlineScalar {
+    static func integer<T: BinaryInteger>(_ value: T) -> ArchiveValue {
+        ArchiveValue.integer(exactly: value) ?? .integer(0)
+    }
+}

@@ -1,0 +1,2 @@
+// `import AutoCoding` brings the engine's types (KeyedArchive, ArchiveValue, ArchiveError …) along.
+@_exported import AutoCodingFast

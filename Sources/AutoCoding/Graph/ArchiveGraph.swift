@@ -1,0 +1,140 @@
+import AutoCodingFast
+import OrderedCollections
+
+/// A whole keyed archive as an object graph: the archiver name and the `$top` roots, with every UID
+/// resolved to the object or value it names.
+///
+/// Decoding and encoding walk the `$objects` table, not the graph, so neither recurses along object
+/// references: a linked list a million objects long, or a cycle, costs no stack.
+public struct ArchiveGraph {
+    /// The `$archiver` name, kept for re-encoding (`NSKeyedArchiver`, `SCNKeyedArchiver` ...).
+    public var archiver: String
+    /// The `$top` entries: `root`, `$0…$n`, or any other names, in archive order.
+    public var roots: OrderedDictionary<String, ArchivedValue>
+
+    /// Creates a graph from its roots.
+    public init(archiver: String = "NSKeyedArchiver", roots: OrderedDictionary<String, ArchivedValue>) {
+        self.archiver = archiver
+        self.roots = roots
+    }
+
+    /// Creates a graph with one root stored under `root`.
+    public init(root: ArchivedValue) {
+        self.init(roots: [ArchiveKey.root: root])
+    }
+
+    /// The root: `$top["root"]`, else the only `$top` entry.
+    public var root: ArchivedValue? {
+        roots[ArchiveKey.root] ?? (roots.count == 1 ? roots.values.first : nil)
+    }
+
+    /// Decodes untrusted bytes (binary or XML keyed archive) into a graph.
+    public init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
+        try self.init(archive: KeyedArchiveView(bytes: bytes, options: options).keyedArchive())
+    }
+
+    /// Resolves every UID of a validated archive. Instances become ``ArchivedObject``s, one per `$objects`
+    /// entry, so shared references and cycles keep their identity.
+    public init(archive: KeyedArchive) throws(ArchiveError) {
+        try archive.validate()
+        let resolver = GraphResolver(archive: archive)
+        self.init(archiver: archive.archiver, roots: archive.top.mapValues(resolver.resolve))
+    }
+
+    /// Encodes the graph as a keyed archive. Each object is written once, whatever the number of references
+    /// to it, and each distinct class once.
+    public func keyedArchive() -> KeyedArchive {
+        let builder = ArchiveTableBuilder()
+        var encoder = GraphEncoder(builder: builder)
+        let top = roots.mapValues { encoder.encode($0) }
+        encoder.drain()
+        return KeyedArchive(archiver: archiver, top: top, objects: builder.objects)
+    }
+
+    /// Encodes the graph as a binary-plist keyed archive.
+    public func binaryPlist() -> [UInt8] {
+        keyedArchive().binaryPlist()
+    }
+}
+
+/// Turns a validated table into graph values: one ``ArchivedObject`` per instance entry, created before any
+/// field is filled, so references (shared or cyclic) resolve by index without recursion.
+struct GraphResolver {
+    let archive: KeyedArchive
+    private let shells: [ArchivedObject?]
+
+    init(archive: KeyedArchive) {
+        self.archive = archive
+        var shells: [ArchivedObject?] = Array(repeating: nil, count: archive.objects.count)
+        for (index, entry) in archive.objects.enumerated() {
+            guard case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil else { continue }
+            let archiveClass = archive.archiveClass(of: ArchiveUID(UInt32(index))) ?? ArchiveClass(name: "")
+            shells[index] = ArchivedObject(archiveClass: archiveClass)
+        }
+        self.shells = shells
+        for (index, entry) in archive.objects.enumerated() {
+            guard let object = shells[index], case .dictionary(let fields) = entry else { continue }
+            var resolved = OrderedDictionary<String, ArchivedValue>(minimumCapacity: fields.count)
+            for (key, value) in fields where key != ArchiveKey.class {
+                resolved[key] = resolve(value)
+            }
+            object.fields = resolved
+        }
+    }
+
+    /// The graph value for a table value: UIDs become objects, references or `nil`.
+    func resolve(_ value: ArchiveValue) -> ArchivedValue {
+        switch value {
+        case .uid(let uid): return resolve(uid)
+        case .array(let elements): return .array(elements.map(resolve))
+        case .dictionary(let entries): return .dictionary(entries.mapValues(resolve))
+        default: return .inline(value)
+        }
+    }
+
+    /// The graph value an `$objects` UID refers to.
+    func resolve(_ uid: ArchiveUID) -> ArchivedValue {
+        if uid.isNull || uid.index >= archive.objects.count { return .null }
+        if let object = shells[uid.index] { return .object(object) }
+        return .reference(archive.objects[uid.index])
+    }
+}
+
+/// Writes graph values into a table: each object once (by identity), fields from a worklist so that long
+/// chains and cycles cost no stack.
+struct GraphEncoder {
+    let builder: ArchiveTableBuilder
+    private var pending: [(ArchivedObject, ArchiveUID)] = []
+
+    init(builder: ArchiveTableBuilder) { self.builder = builder }
+
+    /// The table value for a graph value; objects not seen before are queued for ``drain()``.
+    mutating func encode(_ value: ArchivedValue) -> ArchiveValue {
+        switch value {
+        case .null: return .uid(.null)
+        case .inline(let scalar): return scalar
+        case .reference(let scalar): return .uid(builder.append(scalar))
+        case .array(let elements): return .array(elements.map { encode($0) })
+        case .dictionary(let entries): return .dictionary(entries.mapValues { encode($0) })
+        case .object(let object):
+            if let uid = builder.uid(of: object) { return .uid(uid) }
+            // Reserve the slot now, fill it later: a cycle back to this object finds its UID.
+            let uid = builder.reserve()
+            builder.remember(object, as: uid)
+            pending.append((object, uid))
+            return .uid(uid)
+        }
+    }
+
+    /// Whether objects are waiting to be written.
+    var isDone: Bool { pending.isEmpty }
+
+    /// Writes queued objects until none is left.
+    mutating func drain() {
+        while let (object, uid) = pending.popLast() {
+            var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: object.fields.count + 1)
+            for (key, value) in object.fields { fields[key] = encode(value) }
+            builder.fillInstance(uid, object.archiveClass, fields)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// An error thrown by the archive engine when bytes are not a valid property list or keyed archive.
+///
+/// The ``code`` is stable and is the only part that takes part in equality and hashing, so tests and callers
+/// can match on it. The human-readable reason names the offset, object or UID at fault; it is available
+/// through `String(describing:)`.
+public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// The kind of failure.
+    public let code: Code
+    /// What went wrong, naming the offset, object or UID at fault.
+    public let reason: String
+    /// The engine source location that raised the error.
+    public let file: String
+    /// The engine source line that raised the error.
+    public let line: UInt
+
+    /// Creates an error with a code and a reason.
+    public init(_ code: Code, _ reason: String, file: String = #fileID, line: UInt = #line) {
+        self.code = code
+        self.reason = reason
+        self.file = file
+        self.line = line
+    }
+
+    /// A description with the code and the reason, for logs and command-line output.
+    public var description: String { "\(code): \(reason)" }
+
+    /// Errors compare by code only.
+    public static func == (lhs: ArchiveError, rhs: ArchiveError) -> Bool { lhs.code == rhs.code }
+
+    /// Errors hash by code only.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension ArchiveError {
+    /// A stable error code. New codes can be added without breaking callers that switch over known ones.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Base: String, Hashable, Sendable {
+            case notPropertyList, truncated, corruptTrailer, invalidOffset, invalidReference, invalidUID,
+                invalidObject, unexpectedType, missingKey, referenceCycle, depthLimitExceeded,
+                limitExceeded, unsupportedVersion, libplistFailure, notKeyedArchive
+        }
+        fileprivate let base: Base
+        fileprivate init(_ base: Base) { self.base = base }
+
+        /// The bytes are neither a binary (`bplist00`) nor an XML property list.
+        public static let notPropertyList = Code(.notPropertyList)
+        /// The input ends before a structure it declares (a header, a trailer, an object or its payload).
+        public static let truncated = Code(.truncated)
+        /// The 32-byte binary plist trailer holds impossible values (widths, counts, table position).
+        public static let corruptTrailer = Code(.corruptTrailer)
+        /// An offset-table entry points outside the object area.
+        public static let invalidOffset = Code(.invalidOffset)
+        /// A container refers to an object number beyond the object table.
+        public static let invalidReference = Code(.invalidReference)
+        /// A keyed-archive UID is not below the `$objects` count, or is wider than 32 bits.
+        public static let invalidUID = Code(.invalidUID)
+        /// An object's bytes are malformed: unknown marker, bad integer width, invalid string encoding.
+        public static let invalidObject = Code(.invalidObject)
+        /// A value has a type other than the one the format requires at its place.
+        public static let unexpectedType = Code(.unexpectedType)
+        /// A required key (`$objects`, `$top`, `$class`, `$classname` ...) is missing.
+        public static let missingKey = Code(.missingKey)
+        /// A container contains itself, directly or through other containers.
+        public static let referenceCycle = Code(.referenceCycle)
+        /// Containers are nested deeper than ``ArchiveReadingOptions/depthLimit``.
+        public static let depthLimitExceeded = Code(.depthLimitExceeded)
+        /// The input exceeds one of the size or count limits of ``ArchiveReadingOptions``.
+        public static let limitExceeded = Code(.limitExceeded)
+        /// The archive's `$version` is not 100000.
+        public static let unsupportedVersion = Code(.unsupportedVersion)
+        /// libplist rejected the input or failed to produce output.
+        public static let libplistFailure = Code(.libplistFailure)
+        /// The property list is valid but is not a keyed archive (no `$archiver`/`$objects`/`$top`).
+        public static let notKeyedArchive = Code(.notKeyedArchive)
+
+        /// The code's name, such as `invalidUID`.
+        public var description: String { base.rawValue }
+    }
+}
+
+extension ArchiveError {
+    @inline(never)
+    static func truncated(_ what: String, at offset: Int, file: String = #fileID, line: UInt = #line) -> ArchiveError {
+        ArchiveError(.truncated, "\(what) at offset \(offset) runs past the end of the data", file: file, line: line)
+    }
+
+    @inline(never)
+    static func invalidObject(_ what: String, object: Int, offset: Int, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        ArchiveError(.invalidObject, "object \(object) at offset \(offset): \(what)", file: file, line: line)
+    }
+
+    @inline(never)
+    static func invalidUID(_ uid: UInt64, objectCount: Int, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        ArchiveError(.invalidUID, "UID \(uid) ≥ object count \(objectCount)", file: file, line: line)
+    }
+
+    @inline(never)
+    static func unexpectedType(_ what: String, file: String = #fileID, line: UInt = #line) -> ArchiveError {
+        ArchiveError(.unexpectedType, what, file: file, line: line)
+    }
+
+    @inline(never)
+    static func missingKey(_ key: String, in place: String, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        ArchiveError(.missingKey, "\(place) has no \(key) key", file: file, line: line)
+    }
+}

@@ -1,0 +1,39 @@
+/// Limits and choices for reading untrusted property lists and archives.
+///
+/// Every decoder entry point of this package takes untrusted bytes; these limits bound the time and memory
+/// a hostile input can cost. The defaults accept every real archive seen in the wild while rejecting
+/// resource bombs quickly. Raise them only for inputs you trust.
+public struct ArchiveReadingOptions: Sendable, Hashable {
+    /// Which implementation parses the bytes.
+    public enum Backend: String, Sendable, Hashable, CaseIterable {
+        /// This package's own binary-plist reader (XML still goes through libplist).
+        case native
+        /// libplist, reached only after the native validator has accepted binary input.
+        case libplist
+    }
+
+    /// The parser to use for binary property lists. The default is ``Backend/native``: it is faster and
+    /// never expands shared references.
+    public var backend: Backend = .native
+
+    /// The largest input accepted, in bytes. Default: 1 GiB.
+    public var maxInputBytes: Int = 1 << 30
+
+    /// The most objects a binary plist may declare in its trailer. Default: 32 million.
+    public var maxObjectCount: Int = 32 << 20
+
+    /// How deeply containers may nest. Default: 512. (Keyed archives nest 3 to 5 levels deep.)
+    public var depthLimit: Int = 512
+
+    /// The most nodes a property list may have once shared references are expanded into copies, as a
+    /// tree-building parser (libplist, or an XML writer) would make them. Default: 64 million.
+    ///
+    /// The native reader never expands references, so this limit only guards the libplist path and XML output.
+    public var maxExpandedNodeCount: Int = 64 << 20
+
+    /// Whether a keyed archive must have `$version` 100000. Default: `true`.
+    public var requiresKnownVersion: Bool = true
+
+    /// Creates options with the documented defaults.
+    public init() {}
+}

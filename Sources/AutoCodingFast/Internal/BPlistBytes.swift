@@ -1,0 +1,77 @@
+/// Big-endian reads and writes over raw bytes: the only place the binary-plist code does pointer arithmetic.
+///
+/// Callers check bounds first (the index validates every extent once); these helpers trust them.
+enum BPlistBytes {
+    /// Reads an unsigned big-endian integer of `width` bytes (1...8) at `offset`.
+    @inline(__always)
+    static func readUInt(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int) -> UInt64 {
+        switch width {
+        case 1: return UInt64(bytes[offset])
+        case 2: return UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        case 8: return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for i in 0..<width { value = value << 8 | UInt64(bytes[offset + i]) }
+            return value
+        }
+    }
+
+    /// Writes `value` big-endian in `width` bytes (1...8) at `offset`.
+    @inline(__always)
+    static func writeUInt(_ value: UInt64, to bytes: UnsafeMutableRawBufferPointer, at offset: Int, width: Int) {
+        switch width {
+        case 1: bytes[offset] = UInt8(truncatingIfNeeded: value)
+        case 2: bytes.storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt16.self)
+        case 4: bytes.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
+        case 8: bytes.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt64.self)
+        default:
+            for i in 0..<width { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - i))) }
+        }
+    }
+
+    /// Whether every byte of `bytes[start..<start+count]` is 7-bit ASCII.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int) -> Bool {
+        var i = start
+        let end = start + count
+        while i + 8 <= end {
+            if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < end {
+            if bytes[i] & 0x80 != 0 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The index of the first unpaired surrogate among `count` big-endian UTF-16 units at `start`, or nil.
+    static func firstUnpairedSurrogate(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int) -> Int? {
+        var i = 0
+        while i < count {
+            let unit = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 2 * i, as: UInt16.self))
+            if unit & 0xF800 == 0xD800 {
+                // A high surrogate must be followed by a low one; a low one may not come first.
+                guard unit < 0xDC00, i + 1 < count else { return i }
+                let next = UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 2 * i + 2, as: UInt16.self))
+                guard next & 0xFC00 == 0xDC00 else { return i }
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        return nil
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `withUnsafeBytes` with a typed error: the standard library's version only rethrows `any Error`.
+    @inline(__always)
+    func withArchiveBytes<R>(_ body: (UnsafeRawBufferPointer) throws(ArchiveError) -> R) throws(ArchiveError) -> R {
+        let result: Result<R, ArchiveError> = withUnsafeBytes { raw in
+            Result { () throws(ArchiveError) in try body(raw) }
+        }
+        return try result.get()
+    }
+}

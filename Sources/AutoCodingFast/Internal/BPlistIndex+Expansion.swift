@@ -1,0 +1,126 @@
+/// Preparing a validated binary plist for a tree-building parser (libplist).
+extension BPlistIndex {
+    /// Throws `limitExceeded` if a tree-building parser would make more than `limit` nodes from this plist.
+    ///
+    /// Binary plists share objects by reference; parsers that build a tree (libplist, and any XML output)
+    /// copy a shared object once per reference. A chain of 30 arrays that each refer twice to the next fits in
+    /// under 250 bytes and expands to 2³¹ nodes, which libplist would try to allocate (about 1 GB and
+    /// exponential time, since libplist 2.2 re-parses each reference).
+    ///
+    /// The count follows the parser: a scalar is 1 node, a container is 1 plus the expanded size of each
+    /// child, and each dictionary key counts as 1. Only what the top object reaches is counted. It is
+    /// computed in time linear in the references, with one memoized size per object, by an iterative
+    /// post-order walk (the index is validated acyclic, so no recursion and no cycle checks are needed), and
+    /// with saturating arithmetic, so a count beyond `Int.max` still compares correctly.
+    ///
+    /// The same walk visits every object libplist would parse, so it also rejects, naming the object, what
+    /// libplist would misread rather than return a wrong value (see ``checkLibplistReads(_:asKey:in:)``).
+    func checkExpandedSize(in bytes: UnsafeRawBufferPointer, limit: Int) throws(ArchiveError) {
+        let top = topObject
+        guard records[top].kind.isContainer else {
+            try checkLibplistReads(top, asKey: false, in: bytes)
+            return
+        }
+        let limit = max(limit, 1)
+
+        // The expanded size of each object whose walk has finished (leaves: once checked); 0 until then.
+        var expanded = [Int](repeating: 0, count: records.count)
+        var stack: [(object: Int, next: Int, size: Int)] = [(top, 0, 1)]
+        // UTF-16 strings already checked as keys (a string can be a value in one place and a key in another).
+        var checkedUTF16Keys = Set<Int>()
+
+        while let frame = stack.last {
+            let record = records[frame.object]
+            let refs = record.kind == .dictionary ? 2 * Int(record.count) : Int(record.count)
+            let childSize: Int
+            if frame.next == refs {
+                // Finished: record the size and add it to the parent, if any.
+                stack.removeLast()
+                expanded[frame.object] = frame.size
+                guard !stack.isEmpty else { return }
+                childSize = frame.size
+            } else {
+                stack[stack.count - 1].next += 1
+                let child = ref(frame.object, frame.next, in: bytes)
+                let isKey = record.kind == .dictionary && frame.next < Int(record.count)
+                if isKey && records[child].kind == .utf16String && !checkedUTF16Keys.contains(child) {
+                    // A UTF-16 string holding U+0000 is fine as a value but not as a key.
+                    try checkLibplistReads(child, asKey: true, in: bytes)
+                    checkedUTF16Keys.insert(child)
+                }
+                if expanded[child] != 0 {
+                    childSize = expanded[child]
+                } else if !records[child].kind.isContainer {
+                    try checkLibplistReads(child, asKey: false, in: bytes)
+                    expanded[child] = 1
+                    childSize = 1
+                } else {
+                    stack.append((child, 0, 1))
+                    continue
+                }
+            }
+            let (sum, overflow) = stack[stack.count - 1].size.addingReportingOverflow(childSize)
+            let size = overflow ? Int.max : sum
+            guard size <= limit else {
+                let object = stack[stack.count - 1].object
+                throw ArchiveError(
+                    .limitExceeded,
+                    "object \(object) expands to more than \(limit) nodes (shared references copied)"
+                )
+            }
+            stack[stack.count - 1].size = size
+        }
+    }
+
+    /// Throws if libplist (2.2 ... 2.7, src/bplist.c) would misread the scalar `object`:
+    ///
+    /// - the null marker 0x00, which plists never hold: `unexpectedType`, as the native reader reports it
+    ///   (libplist 2.2 rejects the file, 2.3+ returns a `PLIST_NULL` node);
+    /// - an ASCII string holding U+0000, which `parse_string_node` cuts there (`length = strlen(...)`), and
+    ///   a key holding U+0000 in either encoding, which `plist_dict_next_item` copies with `strdup`;
+    /// - an empty UTF-16 string, which `plist_utf16be_to_utf8` refuses (`len <= 0`), failing the whole file;
+    /// - a negative 16-byte integer, of which `parse_uint_node` keeps only the low 8 bytes, so that it reads
+    ///   as an unsigned value above `Int64.max`.
+    ///
+    /// The last three are `libplistFailure`: valid files that only the native reader reads correctly.
+    func checkLibplistReads(_ object: Int, asKey: Bool, in bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
+        let record = records[object]
+        let payload = UnsafeRawBufferPointer(
+            rebasing: bytes[record.offset..<record.offset + Int(record.count) * (record.kind == .utf16String ? 2 : 1)]
+        )
+        switch record.kind {
+        case .null:
+            throw ArchiveError.unexpectedType(
+                "object \(object) is the bplist null marker 0x00, which plists never hold"
+            )
+        case .asciiString where payload.contains(0):
+            throw ArchiveError(
+                .libplistFailure,
+                "object \(object) is an ASCII string holding U+0000, which libplist cuts short there"
+            )
+        case .utf16String where record.count == 0:
+            throw ArchiveError(.libplistFailure, "object \(object) is an empty UTF-16 string, which libplist rejects")
+        case .utf16String where asKey:
+            var unit = 0
+            while unit < Int(record.count) {
+                if payload[2 * unit] == 0 && payload[2 * unit + 1] == 0 {
+                    throw ArchiveError(
+                        .libplistFailure,
+                        "object \(object) is a dictionary key holding U+0000, which libplist cuts short there"
+                    )
+                }
+                unit += 1
+            }
+        case .integer where record.count == 16:
+            // Validated: the high half is 0 or, for a negative Int64, all ones.
+            if BPlistBytes.readUInt(bytes, at: record.offset, width: 8) != 0 {
+                throw ArchiveError(
+                    .libplistFailure,
+                    "object \(object) is a negative 16-byte integer, which libplist reads as unsigned"
+                )
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import OrderedCollections
+
+/// Reading values out of a validated index. Every extent was checked when the index was built.
+extension BPlistIndex {
+    /// The object number of element `i` of array `object`, or of key `i` (then value `count + i`) of a dictionary.
+    @inline(__always)
+    package func ref(_ object: Int, _ i: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+        Int(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: records[object].offset + i * refSize, width: refSize))
+    }
+
+    /// The integer at an integer record, as ``ArchiveValue/integer(_:)`` or, above `Int64.max`,
+    /// ``ArchiveValue/unsignedInteger(_:)``.
+    @inline(__always)
+    package func integer(_ record: Record, in bytes: UnsafeRawBufferPointer) -> ArchiveValue {
+        switch record.count {
+        case 16:
+            // Validated: the high half is 0 (a value up to UInt64.max) or all ones (a negative Int64).
+            let high = BPlistBytes.readUInt(bytes, at: record.offset, width: 8)
+            let low = BPlistBytes.readUInt(bytes, at: record.offset + 8, width: 8)
+            if high == 0 && low > UInt64(Int64.max) { return .unsignedInteger(low) }
+            return .integer(Int64(bitPattern: low))
+        case 8:
+            return .integer(Int64(bitPattern: BPlistBytes.readUInt(bytes, at: record.offset, width: 8)))
+        default:
+            // 1, 2 and 4-byte integers are unsigned.
+            return .integer(Int64(BPlistBytes.readUInt(bytes, at: record.offset, width: Int(record.count))))
+        }
+    }
+
+    /// The floating-point value of a real or date record.
+    @inline(__always)
+    package func double(_ record: Record, in bytes: UnsafeRawBufferPointer) -> Double {
+        let bits = BPlistBytes.readUInt(bytes, at: record.offset, width: Int(record.count))
+        return record.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
+    }
+
+    /// The UID value of a UID record (validated to fit 32 bits).
+    @inline(__always)
+    package func uid(_ record: Record, in bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: record.offset, width: Int(record.count)))
+    }
+
+    /// A new string from an ASCII or UTF-16 record.
+    package func makeString(_ record: Record, in bytes: UnsafeRawBufferPointer) -> String {
+        let count = Int(record.count)
+        if record.kind == .asciiString {
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + count]),
+                          as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: count * 3) { utf8 in
+            var written = 0
+            var iterator = BigEndianUTF16Units(bytes: bytes, offset: record.offset, count: count)
+            var decoder = UTF16()
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    for byte in UTF8.encode(scalar)! {
+                        utf8[written] = byte
+                        written += 1
+                    }
+                case .emptyInput: break loop
+                case .error:
+                    // Validated away; emit U+FFFD to stay total.
+                    for byte in [0xEF, 0xBF, 0xBD] as [UInt8] {
+                        utf8[written] = byte
+                        written += 1
+                    }
+                }
+            }
+            return written
+        }
+    }
+
+    /// Whether the string at `record` equals `key` (ASCII keys compare bytes; others decode).
+    package func string(_ record: Record, in bytes: UnsafeRawBufferPointer, equals key: StaticString) -> Bool {
+        guard record.kind == .asciiString, Int(record.count) == key.utf8CodeUnitCount else {
+            return record.kind == .utf16String && makeString(record, in: bytes) == key.description
+        }
+        let stored = UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + Int(record.count)])
+        return stored.elementsEqual(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    }
+
+    /// Builds the value tree under `object`. Strings and containers are built once per object and shared by
+    /// every reference through `cache` (one slot per object), so shared references cost no copies here; the
+    /// caller bounds the expanded size for whoever walks the tree afterwards. Recursion is bounded by the
+    /// validated depth limit.
+    package func value(at object: Int, in bytes: UnsafeRawBufferPointer, cache: inout ValueCache) throws(ArchiveError)
+        -> ArchiveValue
+    {
+        if let cached = cache[object] { return cached }
+        let record = records[object]
+        let value: ArchiveValue
+        switch record.kind {
+        case .null:
+            throw ArchiveError.unexpectedType("object \(object) is the bplist null marker 0x00, which plists never hold")
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        case .integer: return integer(record, in: bytes)
+        case .real: return .real(double(record, in: bytes))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: double(record, in: bytes)))
+        case .uid: return .uid(ArchiveUID(uid(record, in: bytes)))
+        case .data:
+            value = .data(Array(UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + Int(record.count)])))
+        case .asciiString, .utf16String:
+            value = .string(makeString(record, in: bytes))
+        case .array:
+            var elements: [ArchiveValue] = []
+            elements.reserveCapacity(Int(record.count))
+            for i in 0..<Int(record.count) {
+                elements.append(try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache))
+            }
+            value = .array(elements)
+        case .dictionary:
+            let n = Int(record.count)
+            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: n)
+            for i in 0..<n {
+                // Keys are validated strings.
+                guard case .string(let key) = try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache)
+                else { continue }
+                let element = try self.value(at: ref(object, n + i, in: bytes), in: bytes, cache: &cache)
+                guard entries.updateValue(element, forKey: key) == nil else {
+                    throw ArchiveError(.invalidObject, "dictionary object \(object) has the key \"\(key)\" twice")
+                }
+            }
+            value = .dictionary(entries)
+        }
+        cache[object] = value
+        return value
+    }
+
+    /// The value tree of the whole plist (see ``value(at:in:cache:)``).
+    package func topValue(in bytes: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
+        var cache = ValueCache(dense: records.count)
+        return try value(at: topObject, in: bytes, cache: &cache)
+    }
+}
+
+/// Values already built, by object number: dense (one slot per object) when building a whole plist, sparse
+/// when building one object of a large table.
+package struct ValueCache {
+    private var dense: [ArchiveValue?]
+    private var sparse: [Int: ArchiveValue] = [:]
+
+    /// A cache with a slot for each of `count` objects.
+    package init(dense count: Int) { dense = Array(repeating: nil, count: count) }
+
+    /// A cache that grows with what is built.
+    package init() { dense = [] }
+
+    package subscript(object: Int) -> ArchiveValue? {
+        get { dense.isEmpty ? sparse[object] : dense[object] }
+        set {
+            if dense.isEmpty { sparse[object] = newValue } else { dense[object] = newValue }
+        }
+    }
+}
+
+/// Big-endian UTF-16 code units read from validated bytes.
+struct BigEndianUTF16Units: IteratorProtocol {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+    let end: Int
+
+    init(bytes: UnsafeRawBufferPointer, offset: Int, count: Int) {
+        self.bytes = bytes
+        self.offset = offset
+        self.end = offset + 2 * count
+    }
+
+    mutating func next() -> UInt16? {
+        guard offset < end else { return nil }
+        defer { offset += 2 }
+        return UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+}

@@ -1,0 +1,237 @@
+/// A validated, flat table of a binary property list's objects: a type marker, a payload offset and a count
+/// for each object, with no value decoded yet.
+///
+/// Building it is the one linear validation pass of the native reader. Afterwards every payload extent is
+/// inside the object area, every reference names an existing object, every dictionary key is a string,
+/// no container contains itself, nesting is within the depth limit, and strings are valid ASCII or UTF-16.
+/// Readers index the table without re-checking. Shared references stay shared: an object referenced a
+/// million times costs one record.
+package struct BPlistIndex: Sendable {
+    /// The kind of an object, from its marker byte.
+    package enum Kind: UInt8, Sendable {
+        case null, falseValue, trueValue, integer, real, date, data, asciiString, utf16String, uid, array, dictionary
+
+        package var isContainer: Bool { self == .array || self == .dictionary }
+    }
+
+    /// One object: 16 bytes, whatever its size.
+    package struct Record: Sendable {
+        /// Where the payload starts (after the marker and any length integer).
+        package var offset: Int
+        /// Elements of an array or entries of a dictionary, bytes of data or ASCII, UTF-16 units, or the
+        /// byte width of an integer, real, date or UID.
+        package var count: UInt32
+        package var kind: Kind
+    }
+
+    let trailer: BPlistTrailer
+    package private(set) var records: [Record]
+
+    package var topObject: Int { trailer.topObject }
+    var refSize: Int { trailer.objectRefSize }
+
+    /// Validates `bytes` and builds the table.
+    init(validating bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
+        let trailer = try BPlistTrailer(parsing: bytes, options: options)
+        self.trailer = trailer
+        self.records = []
+        records.reserveCapacity(trailer.objectCount)
+        for object in 0..<trailer.objectCount {
+            let entry = trailer.offsetTableOffset + object * trailer.offsetIntSize
+            let offset = BPlistBytes.readUInt(bytes, at: entry, width: trailer.offsetIntSize)
+            guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else {
+                throw ArchiveError(
+                    .invalidOffset,
+                    "object \(object) has offset \(offset), outside the object area 8..<\(trailer.offsetTableOffset)")
+            }
+            records.append(try Self.record(object: object, at: Int(offset), in: bytes, trailer: trailer))
+        }
+        try checkContainers(bytes, depthLimit: options.depthLimit)
+    }
+
+    /// Parses the marker at `offset` and checks that the whole object lies before the offset table.
+    @inline(__always)
+    private static func record(object: Int, at offset: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer)
+        throws(ArchiveError) -> Record
+    {
+        let end = trailer.offsetTableOffset
+        let marker = bytes[offset]
+        let low = Int(marker & 0x0F)
+        var payload = offset + 1
+
+        func fixed(_ kind: Kind, width: Int) throws(ArchiveError) -> Record {
+            guard width <= end - payload else { throw ArchiveError.truncated("object \(object)", at: offset) }
+            return Record(offset: payload, count: UInt32(width), kind: kind)
+        }
+
+        // Reads the element count: the low nibble, or an integer object after it when the nibble is 0xF.
+        func count() throws(ArchiveError) -> Int {
+            guard low == 0x0F else { return low }
+            guard payload < end else { throw ArchiveError.truncated("object \(object)'s length", at: offset) }
+            let lengthMarker = bytes[payload]
+            guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
+                throw ArchiveError.invalidObject(
+                    "length marker 0x\(String(lengthMarker, radix: 16)) is not a 1, 2, 4 or 8-byte integer",
+                    object: object, offset: offset)
+            }
+            let width = 1 << Int(lengthMarker & 0x0F)
+            guard width <= end - payload - 1 else {
+                throw ArchiveError.truncated("object \(object)'s length", at: offset)
+            }
+            let value = BPlistBytes.readUInt(bytes, at: payload + 1, width: width)
+            payload += 1 + width
+            // The count can never exceed the bytes left; larger is a lie (and may be a negative 8-byte int).
+            guard value <= UInt64(end - payload), value <= UInt64(UInt32.max) else {
+                throw ArchiveError(
+                    .truncated,
+                    "object \(object) at offset \(offset) claims \(value) elements, more than the \(end - payload) bytes left")
+            }
+            return Int(value)
+        }
+
+        func sized(_ kind: Kind, unit: Int) throws(ArchiveError) -> Record {
+            let n = try count()
+            // n ≤ remaining bytes ≤ Int.max / 16, so n * unit cannot overflow.
+            guard n * unit <= end - payload else {
+                throw ArchiveError(
+                    .truncated,
+                    "object \(object) at offset \(offset) claims \(n) elements (\(n * unit) bytes), more than the \(end - payload) bytes left")
+            }
+            return Record(offset: payload, count: UInt32(n), kind: kind)
+        }
+
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return Record(offset: payload, count: 0, kind: .null)
+            case 0x08: return Record(offset: payload, count: 0, kind: .falseValue)
+            case 0x09: return Record(offset: payload, count: 0, kind: .trueValue)
+            default: break
+            }
+        case 0x1:
+            guard low <= 4 else {
+                throw ArchiveError.invalidObject(
+                    "integer width 2^\(low) bytes is not 1, 2, 4, 8 or 16", object: object, offset: offset)
+            }
+            let record = try fixed(.integer, width: 1 << low)
+            if low == 4 {
+                // 16-byte integers hold values in Int64.min...UInt64.max; the high half must be a sign extension.
+                let high = BPlistBytes.readUInt(bytes, at: payload, width: 8)
+                let lowHalf = BPlistBytes.readUInt(bytes, at: payload + 8, width: 8)
+                guard high == 0 || (high == UInt64.max && lowHalf >> 63 == 1) else {
+                    throw ArchiveError.invalidObject(
+                        "16-byte integer is outside Int64.min...UInt64.max", object: object, offset: offset)
+                }
+            }
+            return record
+        case 0x2:
+            guard low == 2 || low == 3 else {
+                throw ArchiveError.invalidObject(
+                    "real width 2^\(low) bytes is not 4 or 8", object: object, offset: offset)
+            }
+            return try fixed(.real, width: 1 << low)
+        case 0x3:
+            guard low == 3 else {
+                throw ArchiveError.invalidObject("date marker 0x\(String(marker, radix: 16)) is not 0x33", object: object, offset: offset)
+            }
+            return try fixed(.date, width: 8)
+        case 0x4:
+            return try sized(.data, unit: 1)
+        case 0x5:
+            let record = try sized(.asciiString, unit: 1)
+            guard BPlistBytes.isASCII(bytes, from: record.offset, count: Int(record.count)) else {
+                throw ArchiveError.invalidObject("ASCII string has a byte above 0x7F", object: object, offset: offset)
+            }
+            return record
+        case 0x6:
+            let record = try sized(.utf16String, unit: 2)
+            if let bad = BPlistBytes.firstUnpairedSurrogate(bytes, from: record.offset, count: Int(record.count)) {
+                throw ArchiveError.invalidObject(
+                    "UTF-16 string has an unpaired surrogate at unit \(bad)", object: object, offset: offset)
+            }
+            return record
+        case 0x8:
+            let width = low + 1
+            let record = try fixed(.uid, width: width)
+            let value = BPlistBytes.readUInt(bytes, at: payload, width: width)
+            guard value <= UInt64(UInt32.max) else {
+                throw ArchiveError(.invalidUID, "object \(object) at offset \(offset): UID \(value) is wider than 32 bits")
+            }
+            return record
+        case 0xA:
+            return try sized(.array, unit: trailer.objectRefSize)
+        case 0xC:
+            throw ArchiveError.invalidObject(
+                "set objects (marker 0xC) are not property-list values", object: object, offset: offset)
+        case 0xD:
+            return try sized(.dictionary, unit: 2 * trailer.objectRefSize)
+        default:
+            break
+        }
+        throw ArchiveError.invalidObject(
+            "unknown marker 0x\(String(marker, radix: 16))", object: object, offset: offset)
+    }
+
+    /// Checks every container once, depth first without recursion: references in range, keys are strings,
+    /// no cycles, and no chain of nested containers longer than `depthLimit`.
+    private func checkContainers(_ bytes: UnsafeRawBufferPointer, depthLimit: Int) throws(ArchiveError) {
+        let limit = min(max(depthLimit, 1), Int(UInt16.max) - 2)
+        // 0: not visited; 1: on the current path; h + 2: done, with h the height of its nesting.
+        var mark = [UInt16](repeating: 0, count: records.count)
+        var stack: [(object: Int, next: Int, height: Int)] = []
+        let refSize = trailer.objectRefSize
+        let count = records.count
+
+        for start in 0..<count where records[start].kind.isContainer && mark[start] == 0 {
+            mark[start] = 1
+            stack.append((start, 0, 1))
+            while let top = stack.last {
+                let record = records[top.object]
+                let isDictionary = record.kind == .dictionary
+                let refs = isDictionary ? 2 * Int(record.count) : Int(record.count)
+                if top.next == refs {
+                    mark[top.object] = UInt16(top.height + 1)
+                    stack.removeLast()
+                    if !stack.isEmpty {
+                        stack[stack.count - 1].height = max(stack[stack.count - 1].height, top.height + 1)
+                        if stack[stack.count - 1].height > limit { throw depthError(at: stack.last!.object, limit) }
+                    }
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let child = BPlistBytes.readUInt(bytes, at: record.offset + top.next * refSize, width: refSize)
+                guard child < UInt64(count) else {
+                    throw ArchiveError(
+                        .invalidReference,
+                        "object \(top.object) refers to object \(child), beyond the \(count) objects of the table")
+                }
+                let c = Int(child)
+                let childKind = records[c].kind
+                if isDictionary && top.next < Int(record.count) {
+                    guard childKind == .asciiString || childKind == .utf16String else {
+                        throw ArchiveError.unexpectedType(
+                            "dictionary object \(top.object) has a key (object \(c)) that is a \(childKind), not a string")
+                    }
+                }
+                guard childKind.isContainer else { continue }
+                switch mark[c] {
+                case 0:
+                    guard stack.count < limit else { throw depthError(at: c, limit) }
+                    mark[c] = 1
+                    stack.append((c, 0, 1))
+                case 1:
+                    throw ArchiveError(
+                        .referenceCycle, "object \(c) contains itself (reached again from object \(top.object))")
+                default:
+                    let height = Int(mark[c]) - 2 + 1
+                    if height > stack[stack.count - 1].height { stack[stack.count - 1].height = height }
+                    if height > limit { throw depthError(at: top.object, limit) }
+                }
+            }
+        }
+    }
+
+    private func depthError(at object: Int, _ limit: Int) -> ArchiveError {
+        ArchiveError(.depthLimitExceeded, "containers nest deeper than the depth limit \(limit) at object \(object)")
+    }
+}

@@ -1,0 +1,79 @@
+/// The 32-byte trailer of a binary property list, validated.
+///
+/// Every guard on the trailer lives here, so that the rest of the reader can trust its numbers:
+/// widths are 1...8, the object count is within the options' limit, the top object exists, and the offset
+/// table lies wholly between the 8-byte header and the trailer.
+struct BPlistTrailer: Sendable, Hashable {
+    static let size = 32
+    static let magic: [UInt8] = Array("bplist00".utf8)
+
+    /// Width of each offset-table entry.
+    var offsetIntSize: Int
+    /// Width of each object reference inside arrays and dictionaries.
+    var objectRefSize: Int
+    /// Number of objects (and of offset-table entries).
+    var objectCount: Int
+    /// The object number of the root value.
+    var topObject: Int
+    /// Where the offset table starts; objects live in `8..<offsetTableOffset`.
+    var offsetTableOffset: Int
+
+    init(parsing bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
+        let length = bytes.count
+        guard length <= options.maxInputBytes else {
+            throw ArchiveError(.limitExceeded, "input of \(length) bytes exceeds maxInputBytes \(options.maxInputBytes)")
+        }
+        guard length >= 8, BPlistTrailer.magic.withUnsafeBytes({ $0.elementsEqual(bytes.prefix(8)) }) else {
+            throw ArchiveError(.notPropertyList, "missing the bplist00 header")
+        }
+        // Header, one object byte, one offset byte, trailer.
+        guard length >= 8 + 1 + 1 + BPlistTrailer.size else {
+            throw ArchiveError.truncated("the 32-byte trailer", at: max(0, length - BPlistTrailer.size))
+        }
+        let t = length - BPlistTrailer.size
+        offsetIntSize = Int(bytes[t + 6])
+        objectRefSize = Int(bytes[t + 7])
+        let count = BPlistBytes.readUInt(bytes, at: t + 8, width: 8)
+        let top = BPlistBytes.readUInt(bytes, at: t + 16, width: 8)
+        let tableOffset = BPlistBytes.readUInt(bytes, at: t + 24, width: 8)
+
+        guard (1...8).contains(offsetIntSize) else {
+            throw ArchiveError(.corruptTrailer, "offset width \(offsetIntSize) is not 1...8")
+        }
+        guard (1...8).contains(objectRefSize) else {
+            throw ArchiveError(.corruptTrailer, "object reference width \(objectRefSize) is not 1...8")
+        }
+        guard count >= 1 else { throw ArchiveError(.corruptTrailer, "the trailer declares no objects") }
+        guard count <= UInt64(options.maxObjectCount) else {
+            throw ArchiveError(
+                .limitExceeded, "the trailer declares \(count) objects, above maxObjectCount \(options.maxObjectCount)")
+        }
+        // A reference must be able to name every object (CoreFoundation applies the same rule).
+        guard objectRefSize == 8 || count < (1 as UInt64) << (8 * UInt64(objectRefSize)) else {
+            throw ArchiveError(
+                .corruptTrailer, "\(count) objects cannot be referenced with \(objectRefSize)-byte references")
+        }
+        guard top < count else {
+            throw ArchiveError(.corruptTrailer, "top object \(top) ≥ object count \(count)")
+        }
+        guard tableOffset >= 9, tableOffset < UInt64(t) else {
+            throw ArchiveError(.corruptTrailer, "offset table at \(tableOffset) is outside 9..<\(t)")
+        }
+        // count * width fits: count ≤ maxObjectCount and width ≤ 8.
+        let tableEnd = tableOffset + count * UInt64(offsetIntSize)
+        guard tableEnd <= UInt64(t) else {
+            throw ArchiveError.truncated("the offset table of \(count) entries", at: Int(tableOffset))
+        }
+        objectCount = Int(count)
+        topObject = Int(top)
+        offsetTableOffset = Int(tableOffset)
+    }
+
+    init(offsetIntSize: Int, objectRefSize: Int, objectCount: Int, topObject: Int, offsetTableOffset: Int) {
+        self.offsetIntSize = offsetIntSize
+        self.objectRefSize = objectRefSize
+        self.objectCount = objectCount
+        self.topObject = topObject
+        self.offsetTableOffset = offsetTableOffset
+    }
+}

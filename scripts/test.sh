@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Sets up and runs the tests: the README's test command and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build
+swift test
