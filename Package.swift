@@ -29,7 +29,10 @@ let package = Package(
         ),
         .target(
             name: "AutoCoding",
-            dependencies: ["AutoCodingFast"]
+            dependencies: [
+                "AutoCodingFast",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         .executableTarget(
             name: "AutoCodingCLI",

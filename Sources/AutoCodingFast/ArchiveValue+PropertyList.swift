@@ -21,6 +21,7 @@ extension ArchiveValue {
             let index = try BPlistIndex(validating: bytes, options: options)
             switch options.backend {
             case .native:
+                try index.checkExpandedSize(in: bytes, limit: options.maxExpandedNodeCount, forLibplist: false)
                 return try index.topValue(in: bytes)
             case .libplist:
                 try index.checkExpandedSize(in: bytes, limit: options.maxExpandedNodeCount)

@@ -23,6 +23,7 @@ public struct KeyedArchiveView: Sendable {
     public let version: Int
     /// The number of entries in `$objects`.
     public let objectCount: Int
+    private let expandedNodeLimit: Int
 
     /// Opens a binary or XML keyed archive from untrusted bytes. XML is parsed by libplist and rewritten by
     /// the native writer, so both formats are read through the same validated table.
@@ -40,6 +41,7 @@ public struct KeyedArchiveView: Sendable {
 
     private init(binary bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
         storage = ArchiveBytes(copying: bytes)
+        expandedNodeLimit = options.maxExpandedNodeCount
         let raw = storage.raw
         let index = try BPlistIndex(validating: raw, options: options)
         let header = try Header(index: index, bytes: raw, options: options)
@@ -89,8 +91,10 @@ public struct KeyedArchiveView: Sendable {
         return (try? materialize(descriptor, in: raw)).flatMap(ArchiveClass.init(descriptor:))
     }
 
-    /// The whole archive as values.
+    /// The whole archive as values. Throws ``ArchiveError/Code-swift.struct/limitExceeded`` when shared
+    /// references would expand past ``ArchiveReadingOptions/maxExpandedNodeCount`` nodes.
     public func keyedArchive() throws(ArchiveError) -> KeyedArchive {
+        try index.checkExpandedSize(in: raw, limit: expandedNodeLimit, forLibplist: false)
         var cache = ValueCache(dense: index.records.count)
         guard case .dictionary(let top) = try index.value(at: topDictionary, in: raw, cache: &cache),
             case .array(let objects) = try index.value(at: objectsArray, in: raw, cache: &cache)

@@ -57,6 +57,18 @@ extension Set: _ArchiveListEncodable where Element: Encodable {
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
+extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
+    func _forEachArchiveElement(_ body: (any Encodable) throws -> Void) rethrows { for e in self { try body(e) } }
+    var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
+}
+
+extension OrderedSet: _ArchiveListDecodable where Element: Decodable {
+    static var _archiveElementType: any Decodable.Type { Element.self }
+    init(_archiveElements elements: [Any]) throws {
+        self.init(elements.map { $0 as! Element })
+    }
+}
+
 /// Swift dictionaries archive as `NSDictionary` with `NS.keys` and `NS.objects`, whatever the key type.
 protocol _ArchiveDictionaryEncodable {
     func _forEachArchiveEntry(_ body: (any Encodable, any Encodable) throws -> Void) rethrows

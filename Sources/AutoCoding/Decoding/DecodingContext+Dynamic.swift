@@ -53,6 +53,13 @@ extension DecodingContext {
         case "NSURL": return try FoundationValues.url(node, self, path)
         case "NSUUID": return try FoundationValues.uuid(node, self, path)
         case "NSNull": return NSNull()
+        case "NSValue":
+            if let value = try FoundationValues.nsValue(node, self, path) { return value }
+            return try keepUnknown(name, node: node, path: path)
+        case "_NSKeyedCoderOldStyleArray":
+            return try oldStyleArray(node, path: path)
+        case "NSAttributedString", "NSMutableAttributedString":
+            return try nested(path) { try attributedString(node, mutable: name == "NSMutableAttributedString", path: path) }
         case _ where FoundationClass.listNames.contains(name):
             return try nested(path) {
                 try listElements(node, path: path).enumerated().map { i, element in
@@ -62,16 +69,75 @@ extension DecodingContext {
         case _ where FoundationClass.dictionaryNames.contains(name):
             return try nested(path) { try decodeDictionaryAny(node, path: path) }
         default:
-            switch unknownClassPolicy {
-            case .fail:
-                throw DecodingError.archiveCorrupted("no Swift type is registered for the class \(name)", at: path)
-            case .keepAsArchivedObject:
-                guard let uid = node.uid, let object = resolver?.resolve(ArchiveUID(uid)).object else {
-                    throw DecodingError.archiveCorrupted("cannot keep the \(name) object stored in place", at: path)
+            return try keepUnknown(name, node: node, path: path)
+        }
+    }
+
+    /// An object of a class with no Swift mapping, by ``unknownClassPolicy``.
+    private func keepUnknown(_ name: String, node: Node, path: CodingPathNode) throws -> ArchivedObject {
+        switch unknownClassPolicy {
+        case .fail:
+            throw DecodingError.archiveCorrupted("no Swift type is registered for the class \(name)", at: path)
+        case .keepAsArchivedObject:
+            guard let uid = node.uid, let object = resolver?.resolve(ArchiveUID(uid)).object else {
+                throw DecodingError.archiveCorrupted("cannot keep the \(name) object stored in place", at: path)
+            }
+            return object
+        }
+    }
+
+    /// A C array inside an `NSValue`: `NS.count` values under `$0`, `$1` …
+    private func oldStyleArray(_ node: Node, path: CodingPathNode) throws -> [Any] {
+        let count = try field("NS.count", of: node).map { try FoundationValues.integer(Int.self, resolve($0), self, path) } ?? 0
+        var values: [Any] = []
+        // Stop at the first missing key: a lying NS.count cannot make this loop long.
+        while values.count < count, let element = field("$\(values.count)", of: node) {
+            values.append(try decodeAny(resolve(element), path: path.appending(index: values.count)) as Any)
+        }
+        guard values.count == count else {
+            throw DecodingError.archiveCorrupted("_NSKeyedCoderOldStyleArray has \(values.count) of \(count) values", at: path)
+        }
+        return values
+    }
+
+    /// `NSString`, `NSAttributes` (one dictionary, or a list of them) and `NSAttributeInfo` (the run table).
+    private func attributedString(_ node: Node, mutable: Bool, path: CodingPathNode) throws -> ArchiveAttributedString {
+        guard let stringRef = field("NSString", of: node) else {
+            throw DecodingError.archiveCorrupted("NSAttributedString without NSString", at: path)
+        }
+        let string = try FoundationValues.string(resolve(stringRef), self, path)
+        let length = string.utf16.count
+        var dictionaries: [[String: Any]] = []
+        if let attributesRef = field("NSAttributes", of: node) {
+            let attributes = try decodeAny(resolve(attributesRef), path: path.appending(ArchiveCodingKey("NSAttributes")))
+            let list = (attributes as? [Any]) ?? [attributes as Any]
+            for entry in list {
+                guard let dictionary = entry as? [AnyHashable: Any] else {
+                    throw DecodingError.archiveCorrupted("NSAttributes holds something other than dictionaries", at: path)
                 }
-                return object
+                var attributes: [String: Any] = [:]
+                for (key, value) in dictionary { attributes["\(key)"] = value }
+                dictionaries.append(attributes)
             }
         }
+        var runs: [ArchiveAttributedString.Run] = []
+        if let infoRef = field("NSAttributeInfo", of: node) {
+            let info = [UInt8](try FoundationValues.data(resolve(infoRef), self, path))
+            guard let table = AttributeInfo.decode(info) else {
+                throw DecodingError.archiveCorrupted("NSAttributeInfo is not a run table", at: path)
+            }
+            var start = 0
+            for (runLength, index) in table {
+                guard index < dictionaries.count, runLength <= length - start else {
+                    throw DecodingError.archiveCorrupted("NSAttributeInfo names a run outside the text or attributes", at: path)
+                }
+                runs.append(.init(range: start..<start + runLength, attributes: dictionaries[index]))
+                start += runLength
+            }
+        } else if let only = dictionaries.first {
+            runs = [.init(range: 0..<length, attributes: only)]
+        }
+        return ArchiveAttributedString(string: string, runs: runs, isMutable: mutable)
     }
 
     private func decodeDictionaryAny(_ node: Node, path: CodingPathNode) throws -> [AnyHashable: Any] {

@@ -122,7 +122,7 @@ final class DecodingContext {
             } else {
                 var elements: [Int] = []
                 while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
-                if !elements.isEmpty || className(of: node) == "NSOrderedSet" { return elements }
+                if !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true { return elements }
             }
         }
         guard list >= 0, index.records[list].kind == .array else {

@@ -28,6 +28,7 @@ enum FoundationValues {
         if T.self == Date.self { return same(try date(node, context, path), T.self) }
         if T.self == URL.self { return same(try url(node, context, path), T.self) }
         if T.self == UUID.self { return same(try uuid(node, context, path), T.self) }
+        if let geometry = try nsValue(node, context, path, as: T.self) { return geometry }
         return nil
     }
 
@@ -153,6 +154,81 @@ enum FoundationValues {
             throw DecodingError.archiveCorrupted("NS.relative \"\(relative)\" is not a URL", at: path)
         }
         return url
+    }
+
+    /// The geometry types stored in `NSValue`: range, point, size, rect, edge insets.
+    static func nsValue<T>(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode, as type: T.Type)
+        throws -> T?
+    {
+        let expected: Int
+        switch type {
+        case is ArchiveRange.Type: expected = NSValueCoding.range
+        case is ArchivePoint.Type: expected = NSValueCoding.point
+        case is ArchiveSize.Type: expected = NSValueCoding.size
+        case is ArchiveRect.Type: expected = NSValueCoding.rect
+        case is ArchiveEdgeInsets.Type: expected = NSValueCoding.edgeInsets
+        default: return nil
+        }
+        guard let value = try nsValue(node, context, path), Self.special(of: value) == expected else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: context.describe(node))
+        }
+        return value as? T
+    }
+
+    private static func special(of value: Any) -> Int {
+        switch value {
+        case is ArchiveRange: NSValueCoding.range
+        case is ArchivePoint: NSValueCoding.point
+        case is ArchiveSize: NSValueCoding.size
+        case is ArchiveRect: NSValueCoding.rect
+        case is ArchiveEdgeInsets: NSValueCoding.edgeInsets
+        default: -1
+        }
+    }
+
+    /// The geometry value of an `NSValue` instance, or nil for another kind of `NSValue`.
+    static func nsValue(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Any? {
+        _ = try record(node, context, Any.self, path)
+        guard let specialRef = context.field(NSValueCoding.special, of: node) else { return nil }
+        let special = try integer(Int.self, context.resolve(specialRef), context, path)
+        func number(_ key: String) throws -> Double {
+            guard let ref = context.field(key, of: node) else {
+                throw DecodingError.keyNotFound(ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "NSValue without \(key)"))
+            }
+            return try double(context.resolve(ref), context, path)
+        }
+        func numbers(_ key: String, _ count: Int) throws -> [Double] {
+            guard let ref = context.field(key, of: node) else {
+                throw DecodingError.keyNotFound(ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "NSValue without \(key)"))
+            }
+            let text = try string(context.resolve(ref), context, path)
+            guard let values = NSValueCoding.parse(text, count: count) else {
+                throw DecodingError.archiveCorrupted("\(key) \"\(text)\" does not hold \(count) numbers", at: path)
+            }
+            return values
+        }
+        switch special {
+        case NSValueCoding.range:
+            guard let location = Int(exactly: try number("NS.rangeval.location")),
+                let length = Int(exactly: try number("NS.rangeval.length"))
+            else { throw DecodingError.archiveCorrupted("NS.rangeval is not integral", at: path) }
+            return ArchiveRange(location: location, length: length)
+        case NSValueCoding.point:
+            let v = try numbers("NS.pointval", 2)
+            return ArchivePoint(x: v[0], y: v[1])
+        case NSValueCoding.size:
+            let v = try numbers("NS.sizeval", 2)
+            return ArchiveSize(width: v[0], height: v[1])
+        case NSValueCoding.rect:
+            let v = try numbers("NS.rectval", 4)
+            return ArchiveRect(x: v[0], y: v[1], width: v[2], height: v[3])
+        case NSValueCoding.edgeInsets:
+            return ArchiveEdgeInsets(
+                top: try number("NS.edgeval.top"), left: try number("NS.edgeval.left"),
+                bottom: try number("NS.edgeval.bottom"), right: try number("NS.edgeval.right"))
+        default:
+            return nil
+        }
     }
 
     static func uuid(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> UUID {

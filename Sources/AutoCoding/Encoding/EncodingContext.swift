@@ -74,6 +74,7 @@ final class EncodingContext {
         case let object as ArchivedObject: return graph.encode(.object(object))
         case let graphValue as ArchivedValue: return graph.encode(graphValue)
         case is NSNull: return .uid(builder.appendInstance(FoundationClass.null, [:]))
+        case let text as ArchiveAttributedString: return try encodeAttributedString(text, codingPathNode: codingPathNode)
         case let encodable as any Encodable: return try encodeReference(encodable, codingPathNode: codingPathNode)
         default:
             throw EncodingError.invalidValue(
@@ -171,6 +172,36 @@ final class EncodingContext {
         }
     }
 
+    private func nsValue(_ special: Int, _ key: String, _ text: String) -> ArchiveUID {
+        builder.appendInstance(FoundationClass.value, [
+            NSValueCoding.special: .integer(Int64(special)), key: .uid(builder.append(.string(text))),
+        ])
+    }
+
+    /// An `NSAttributedString`: the text, one attribute dictionary per run, and the run table.
+    private func encodeAttributedString(_ text: ArchiveAttributedString, codingPathNode: CodingPathNode) throws -> ArchiveValue {
+        var dictionaries: [ArchiveValue] = []
+        for run in text.runs {
+            var keys: [ArchiveValue] = []
+            var objects: [ArchiveValue] = []
+            for (key, value) in run.attributes.sorted(by: { $0.key < $1.key }) {
+                keys.append(.uid(builder.append(.string(key))))
+                objects.append(try encodeAny(value, codingPathNode: codingPathNode))
+            }
+            dictionaries.append(.uid(builder.appendInstance(
+                FoundationClass.dictionary, [FoundationKey.keys: .array(keys), FoundationKey.objects: .array(objects)])))
+        }
+        let info = AttributeInfo.encode(text.runs.enumerated().map { ($1.range.count, $0) })
+        let archiveClass = text.isMutable
+            ? ArchiveClass(name: "NSMutableAttributedString", chain: ["NSMutableAttributedString", "NSAttributedString", "NSObject"])
+            : ArchiveClass(name: "NSAttributedString", chain: ["NSAttributedString", "NSObject"])
+        return .uid(builder.appendInstance(archiveClass, [
+            "NSString": .uid(builder.append(.string(text.string))),
+            "NSAttributes": .uid(builder.appendInstance(FoundationClass.array, [FoundationKey.objects: .array(dictionaries)])),
+            "NSAttributeInfo": .uid(builder.append(.data(info))),
+        ]))
+    }
+
     /// The plist scalar of a value Foundation archives as a plain `$objects` entry (NSString, NSNumber, NSData).
     static func foundationScalar<T>(_ value: T) -> ArchiveValue? {
         switch value {
@@ -208,7 +239,32 @@ final class EncodingContext {
         case let list as any _ArchiveListEncodable:
             var elements: [ArchiveValue] = []
             try list._forEachArchiveElement { elements.append(try encodeReference($0, codingPathNode: codingPathNode)) }
+            if list._archiveListClass == FoundationClass.orderedSet {
+                // NSOrderedSet keys each element: NS.object.0, NS.object.1 …
+                var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: elements.count)
+                for (i, element) in elements.enumerated() { fields["NS.object.\(i)"] = element }
+                return builder.appendInstance(FoundationClass.orderedSet, fields)
+            }
             return builder.appendInstance(list._archiveListClass, [FoundationKey.objects: .array(elements)])
+        case let range as ArchiveRange:
+            return builder.appendInstance(FoundationClass.value, [
+                NSValueCoding.special: .integer(Int64(NSValueCoding.range)),
+                "NS.rangeval.location": .uid(builder.append(.integer(Int64(range.location)))),
+                "NS.rangeval.length": .uid(builder.append(.integer(Int64(range.length)))),
+            ])
+        case let point as ArchivePoint:
+            return nsValue(NSValueCoding.point, "NS.pointval", NSValueCoding.format(point.x, point.y))
+        case let size as ArchiveSize:
+            return nsValue(NSValueCoding.size, "NS.sizeval", NSValueCoding.format(size.width, size.height))
+        case let rect as ArchiveRect:
+            let text = "{\(NSValueCoding.format(rect.origin.x, rect.origin.y)), \(NSValueCoding.format(rect.size.width, rect.size.height))}"
+            return nsValue(NSValueCoding.rect, "NS.rectval", text)
+        case let insets as ArchiveEdgeInsets:
+            return builder.appendInstance(FoundationClass.value, [
+                NSValueCoding.special: .integer(Int64(NSValueCoding.edgeInsets)),
+                "NS.edgeval.top": .real(insets.top), "NS.edgeval.left": .real(insets.left),
+                "NS.edgeval.bottom": .real(insets.bottom), "NS.edgeval.right": .real(insets.right),
+            ])
         case let dictionary as any _ArchiveDictionaryEncodable:
             var keys: [ArchiveValue] = []
             var objects: [ArchiveValue] = []

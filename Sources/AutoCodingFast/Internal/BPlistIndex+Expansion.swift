@@ -15,10 +15,13 @@ extension BPlistIndex {
     ///
     /// The same walk visits every object libplist would parse, so it also rejects, naming the object, what
     /// libplist would misread rather than return a wrong value (see ``checkLibplistReads(_:asKey:in:)``).
-    func checkExpandedSize(in bytes: UnsafeRawBufferPointer, limit: Int) throws(ArchiveError) {
+    ///
+    /// With `forLibplist` false only the size is checked: the native reader builds shared values once, but
+    /// whoever walks the resulting tree (a writer, `==`, a graph) pays the expanded size.
+    func checkExpandedSize(in bytes: UnsafeRawBufferPointer, limit: Int, forLibplist: Bool = true) throws(ArchiveError) {
         let top = topObject
         guard records[top].kind.isContainer else {
-            try checkLibplistReads(top, asKey: false, in: bytes)
+            if forLibplist { try checkLibplistReads(top, asKey: false, in: bytes) }
             return
         }
         let limit = max(limit, 1)
@@ -43,7 +46,7 @@ extension BPlistIndex {
                 stack[stack.count - 1].next += 1
                 let child = ref(frame.object, frame.next, in: bytes)
                 let isKey = record.kind == .dictionary && frame.next < Int(record.count)
-                if isKey && records[child].kind == .utf16String && !checkedUTF16Keys.contains(child) {
+                if forLibplist && isKey && records[child].kind == .utf16String && !checkedUTF16Keys.contains(child) {
                     // A UTF-16 string holding U+0000 is fine as a value but not as a key.
                     try checkLibplistReads(child, asKey: true, in: bytes)
                     checkedUTF16Keys.insert(child)
@@ -51,7 +54,7 @@ extension BPlistIndex {
                 if expanded[child] != 0 {
                     childSize = expanded[child]
                 } else if !records[child].kind.isContainer {
-                    try checkLibplistReads(child, asKey: false, in: bytes)
+                    if forLibplist { try checkLibplistReads(child, asKey: false, in: bytes) }
                     expanded[child] = 1
                     childSize = 1
                 } else {

@@ -13,7 +13,8 @@ import Foundation
 /// Every `plist_t` is owned by a `PlistNode` and stays inside this file. libplist trusts its input more than
 /// this package does, so each entry point bounds what libplist will do first: binary input has been
 /// validated by ``BPlistIndex`` (and its expanded size checked) by the caller; XML input is scanned here
-/// for size, nesting depth and element count. libplist 2.2 ... 2.7 differences are hidden in `CPlistShim`.
+/// for size, nesting depth, element count, scalar text and repeated keys. libplist 2.2 ... 2.7 differences
+/// are hidden in `CPlistShim`.
 enum LibplistBridge {
     /// The deepest container nesting the writers accept.
     ///
@@ -27,8 +28,8 @@ enum LibplistBridge {
     /// Parses binary plist bytes that the native validator (``BPlistIndex``) has already accepted.
     ///
     /// The caller must also have run ``BPlistIndex/checkExpandedSize(in:limit:)``: libplist copies every
-    /// shared reference, so a small file can otherwise expand to gigabytes. Recursion here is bounded by the
-    /// nesting depth the validator checked.
+    /// shared reference, so a small file can otherwise expand to gigabytes, and that walk also rejects the
+    /// objects libplist would misread. Recursion here is bounded by the nesting depth the validator checked.
     static func parseBinary(_ bytes: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
         guard let base = bytes.baseAddress, bytes.count < Int(UInt32.max) else {
             throw ArchiveError(
