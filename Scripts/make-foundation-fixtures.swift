@@ -53,26 +53,35 @@ func fixtures() -> [(String, Any)] {
 
     return [
         ("nsstring", NSString(string: "héllo, 世界 👋")),
-        ("nsnumber-array", NSArray(array: [
-            NSNumber(value: 0), NSNumber(value: -1), NSNumber(value: Int64.max), NSNumber(value: Int64.min),
-            NSNumber(value: UInt64.max), NSNumber(value: 2.5), NSNumber(value: true), NSNumber(value: Float(0.5)),
-        ])),
+        (
+            "nsnumber-array",
+            NSArray(array: [
+                NSNumber(value: 0), NSNumber(value: -1), NSNumber(value: Int64.max), NSNumber(value: Int64.min),
+                NSNumber(value: UInt64.max), NSNumber(value: 2.5), NSNumber(value: true), NSNumber(value: Float(0.5)),
+            ])
+        ),
         ("nsarray-shared", NSArray(array: [sharedString, sharedString, NSArray(array: [sharedString])])),
-        ("nsdictionary", NSDictionary(dictionary: [
-            "name": "widget", "count": NSNumber(value: 3), "nested": NSDictionary(dictionary: ["k": "v"]),
-        ])),
+        (
+            "nsdictionary",
+            NSDictionary(dictionary: [
+                "name": "widget", "count": NSNumber(value: 3), "nested": NSDictionary(dictionary: ["k": "v"]),
+            ])
+        ),
         ("nsdata", NSData(bytes: [0xDE, 0xAD, 0xBE, 0xEF] as [UInt8], length: 4)),
         ("nsdate", leapDay),
         ("nsuuid", NSUUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
         ("nsurl", NSURL(string: "https://example.com/path?q=1")!),
-        ("mixed-graph", NSDictionary(dictionary: [
-            "strings": NSArray(array: ["a", "b", sharedString]),
-            "data": NSData(bytes: [1, 2, 3] as [UInt8], length: 3),
-            "date": leapDay,
-            "uuid": NSUUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
-            "url": NSURL(string: "file:///tmp/x")!,
-            "again": sharedString,
-        ])),
+        (
+            "mixed-graph",
+            NSDictionary(dictionary: [
+                "strings": NSArray(array: ["a", "b", sharedString]),
+                "data": NSData(bytes: [1, 2, 3] as [UInt8], length: 3),
+                "date": leapDay,
+                "uuid": NSUUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
+                "url": NSURL(string: "file:///tmp/x")!,
+                "again": sharedString,
+            ])
+        ),
         ("custom-node-graph", tree),
     ]
 }

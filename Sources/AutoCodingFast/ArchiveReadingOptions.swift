@@ -26,9 +26,13 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     public var depthLimit: Int = 512
 
     /// The most nodes a property list may have once shared references are expanded into copies, as a
-    /// tree-building parser (libplist, or an XML writer) would make them. Default: 64 million.
+    /// tree-building parser (libplist) makes them and as anyone walking an ``ArchiveValue`` tree (a writer,
+    /// `==`, the object graph) visits them. Default: 64 million.
     ///
-    /// The native reader never expands references, so this limit only guards the libplist path and XML output.
+    /// The native reader builds each shared value once, but a 250-byte file whose arrays each refer twice to
+    /// the next expands to 2³⁰ nodes for whoever walks the result, so the limit applies whenever a value tree
+    /// is built. ``KeyedArchiveView`` field access and the typed decoder read the table directly and never
+    /// expand anything.
     public var maxExpandedNodeCount: Int = 64 << 20
 
     /// Whether a keyed archive must have `$version` 100000. Default: `true`.

@@ -128,9 +128,7 @@ public struct KeyedArchiveView: Sendable {
             for i in 0..<n {
                 let keyRecord = index.records[index.ref(object, i, in: raw)]
                 if keyRecord.kind == .asciiString {
-                    guard Int(keyRecord.count) == wanted.count,
-                        UnsafeRawBufferPointer(rebasing: raw[keyRecord.offset..<keyRecord.offset + wanted.count])
-                            .elementsEqual(UnsafeRawBufferPointer(wanted))
+                    guard Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted)
                     else { continue }
                     return index.ref(object, n + i, in: raw)
                 } else if index.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {

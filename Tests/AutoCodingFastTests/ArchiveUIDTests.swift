@@ -24,14 +24,16 @@ struct ArchiveUIDTests {
 
     // MARK: Encoding
 
-    @Test(arguments: [
-        (0, [0x80, 0x00]),
-        (255, [0x80, 0xFF]),
-        (256, [0x81, 0x01, 0x00]),
-        (65_535, [0x81, 0xFF, 0xFF]),
-        (65_536, [0x83, 0x00, 0x01, 0x00, 0x00]),  // no 3-byte form: the next width is 4
-        (UInt32.max, [0x83, 0xFF, 0xFF, 0xFF, 0xFF]),
-    ] as [(UInt32, [UInt8])])
+    @Test(
+        arguments: [
+            (0, [0x80, 0x00]),
+            (255, [0x80, 0xFF]),
+            (256, [0x81, 0x01, 0x00]),
+            (65_535, [0x81, 0xFF, 0xFF]),
+            (65_536, [0x83, 0x00, 0x01, 0x00, 0x00]),  // no 3-byte form: the next width is 4
+            (UInt32.max, [0x83, 0xFF, 0xFF, 0xFF, 0xFF]),
+        ] as [(UInt32, [UInt8])]
+    )
     func encodesWithTheSmallestWidth(raw: UInt32, expected: [UInt8]) throws {
         let bytes = ArchiveValue.uid(ArchiveUID(raw)).binaryPropertyList()
         // A single-object plist: the object starts right after the 8-byte header.

@@ -24,15 +24,19 @@ struct BPlistWriterTests {
         .data((0..<70_000).map { UInt8(truncatingIfNeeded: $0) }),
         .string(""), .string("a"), .string(String(repeating: "x", count: 14)),
         .string(String(repeating: "x", count: 15)), .string(String(repeating: "x", count: 300)),
-        .string("café"), .string("日本語"), .string("👍🏽 and 𝄞"), .string("e\u{301}"), .string(String(repeating: "é", count: 20)),
-        .uid(ArchiveUID(0)), .uid(ArchiveUID(255)), .uid(ArchiveUID(256)), .uid(ArchiveUID(65_536)), .uid(ArchiveUID(.max)),
+        .string("café"), .string("日本語"), .string("👍🏽 and 𝄞"), .string("e\u{301}"),
+        .string(String(repeating: "é", count: 20)),
+        .uid(ArchiveUID(0)), .uid(ArchiveUID(255)), .uid(ArchiveUID(256)), .uid(ArchiveUID(65_536)),
+        .uid(ArchiveUID(.max)),
         .array([]), .array([.array([]), .dictionary([:])]), .array((0..<15).map { .integer($0) }),
         .array([.string("same"), .string("same"), .integer(1), .bool(true), .real(1)]),
         .dictionary([:]),
         .dictionary(["z": .integer(1), "a": .integer(2), "m": .array([.uid(ArchiveUID(3))])]),
         .dictionary(["ключ": .string("значение"), "🔑": .dictionary(["nested": .data([1, 2, 3])])]),
-        .dictionary(Dictionary(uniqueKeysWithValues: (0..<40).map { ("key \($0)", ArchiveValue.integer(Int64($0))) })
-            .reduce(into: OrderedDictionary()) { $0[$1.key] = $1.value }),
+        .dictionary(
+            Dictionary(uniqueKeysWithValues: (0..<40).map { ("key \($0)", ArchiveValue.integer(Int64($0))) })
+                .reduce(into: OrderedDictionary()) { $0[$1.key] = $1.value }
+        ),
     ]
 
     /// A binary plist's object `index` bytes, from its offset to the next object's (or the offset table).
@@ -80,7 +84,16 @@ struct BPlistWriterTests {
 
     @Test func smallPlistsUseOneByteReferencesAndOffsets() {
         let bytes = ArchiveValue.array([.integer(1), .string("two")]).binaryPropertyList()
-        #expect(TrailerFields(bytes) == TrailerFields(offsetIntSize: 1, objectRefSize: 1, objectCount: 3, topObject: 0, offsetTableOffset: 8 + 3 + 2 + 4))
+        #expect(
+            TrailerFields(bytes)
+                == TrailerFields(
+                    offsetIntSize: 1,
+                    objectRefSize: 1,
+                    objectCount: 3,
+                    topObject: 0,
+                    offsetTableOffset: 8 + 3 + 2 + 4
+                )
+        )
         #expect(Array(bytes.suffix(32).prefix(6)) == [0, 0, 0, 0, 0, 0])
     }
 
@@ -154,7 +167,8 @@ struct BPlistWriterTests {
         let bytes = value.binaryPropertyList()
         #expect(TrailerFields(bytes).objectCount == 3)
         let reread = try ArchiveValue(propertyList: bytes)
-        guard case .array(let elements) = reread, case .real(let a) = elements.first, case .real(let b) = elements.last else {
+        guard case .array(let elements) = reread, case .real(let a) = elements.first, case .real(let b) = elements.last
+        else {
             Issue.record("expected two reals, read \(reread)")
             return
         }
@@ -179,29 +193,31 @@ struct BPlistWriterTests {
 
     // MARK: Encodings
 
-    @Test(arguments: [
-        (ArchiveValue.integer(0), [0x10, 0x00]),
-        (.integer(255), [0x10, 0xFF]),
-        (.integer(256), [0x11, 0x01, 0x00]),
-        (.integer(65_536), [0x12, 0x00, 0x01, 0x00, 0x00]),
-        (.integer(4_294_967_296), [0x13, 0, 0, 0, 0x01, 0, 0, 0, 0]),
-        (.integer(-1), [0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),  // negatives take 8 bytes
-        (.unsignedInteger(1 << 63), [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0]),  // 16 bytes
-        (.unsignedInteger(.max), [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
-        (.real(-0.0), [0x23, 0x80, 0, 0, 0, 0, 0, 0, 0]),
-        (.real(1.5), [0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0]),
-        (date(0), [0x33, 0, 0, 0, 0, 0, 0, 0, 0]),
-        (.bool(false), [0x08]),
-        (.bool(true), [0x09]),
-        (.data([0xAB]), [0x41, 0xAB]),
-        (.string("a"), [0x51, 0x61]),  // ASCII: one byte per character
-        (.string("é"), [0x61, 0x00, 0xE9]),  // non-ASCII: UTF-16 big-endian
-        (.string("😀"), [0x62, 0xD8, 0x3D, 0xDE, 0x00]),  // a surrogate pair: 2 units
-        (.string(String(repeating: "a", count: 15)), [0x5F, 0x10, 0x0F] + Array(repeating: 0x61, count: 15)),
-        (.uid(ArchiveUID(0)), [0x80, 0x00]),
-        (.uid(ArchiveUID(256)), [0x81, 0x01, 0x00]),
-        (.uid(ArchiveUID(65_536)), [0x83, 0x00, 0x01, 0x00, 0x00]),
-    ] as [(ArchiveValue, [UInt8])])
+    @Test(
+        arguments: [
+            (ArchiveValue.integer(0), [0x10, 0x00]),
+            (.integer(255), [0x10, 0xFF]),
+            (.integer(256), [0x11, 0x01, 0x00]),
+            (.integer(65_536), [0x12, 0x00, 0x01, 0x00, 0x00]),
+            (.integer(4_294_967_296), [0x13, 0, 0, 0, 0x01, 0, 0, 0, 0]),
+            (.integer(-1), [0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),  // negatives take 8 bytes
+            (.unsignedInteger(1 << 63), [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0]),  // 16 bytes
+            (.unsignedInteger(.max), [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]),
+            (.real(-0.0), [0x23, 0x80, 0, 0, 0, 0, 0, 0, 0]),
+            (.real(1.5), [0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0]),
+            (date(0), [0x33, 0, 0, 0, 0, 0, 0, 0, 0]),
+            (.bool(false), [0x08]),
+            (.bool(true), [0x09]),
+            (.data([0xAB]), [0x41, 0xAB]),
+            (.string("a"), [0x51, 0x61]),  // ASCII: one byte per character
+            (.string("é"), [0x61, 0x00, 0xE9]),  // non-ASCII: UTF-16 big-endian
+            (.string("😀"), [0x62, 0xD8, 0x3D, 0xDE, 0x00]),  // a surrogate pair: 2 units
+            (.string(String(repeating: "a", count: 15)), [0x5F, 0x10, 0x0F] + Array(repeating: 0x61, count: 15)),
+            (.uid(ArchiveUID(0)), [0x80, 0x00]),
+            (.uid(ArchiveUID(256)), [0x81, 0x01, 0x00]),
+            (.uid(ArchiveUID(65_536)), [0x83, 0x00, 0x01, 0x00, 0x00]),
+        ] as [(ArchiveValue, [UInt8])]
+    )
     func scalarsAreWrittenWithTheirSmallestEncoding(value: ArchiveValue, expected: [UInt8]) {
         let bytes = value.binaryPropertyList()
         #expect(Self.objectBytes(bytes, 0) == expected)
@@ -228,7 +244,9 @@ struct BPlistWriterTests {
     func pythonPlistlibReadsTheOutput(value: ArchiveValue) throws {
         let python = try #require(executableOnPath("python3"))
         let input = try temporaryFile(value.binaryPropertyList())
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("autocoding-\(UUID().uuidString).bplist")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "autocoding-\(UUID().uuidString).bplist"
+        )
         defer {
             try? FileManager.default.removeItem(at: input)
             try? FileManager.default.removeItem(at: output)
@@ -251,7 +269,10 @@ struct BPlistWriterTests {
     @Test(arguments: samples)
     func foundationPropertyListSerializationReadsTheOutput(value: ArchiveValue) throws {
         let object = try PropertyListSerialization.propertyList(
-            from: Data(value.binaryPropertyList()), options: [], format: nil)
+            from: Data(value.binaryPropertyList()),
+            options: [],
+            format: nil
+        )
         // Foundation reads our bytes and writes them back with CoreFoundation's writer; we read that. CF orders
         // dictionary keys by hash, so compare with keys sorted.
         let rewritten = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
@@ -265,7 +286,10 @@ struct BPlistWriterTests {
             "data": .data([1, 2]), "date": Self.date(86_400), "array": .array([.string("x")]),
         ])
         let object = try PropertyListSerialization.propertyList(
-            from: Data(value.binaryPropertyList()), options: [], format: nil)
+            from: Data(value.binaryPropertyList()),
+            options: [],
+            format: nil
+        )
         let dictionary = try #require(object as? [String: Any])
         #expect(dictionary["string"] as? String == "héllo")
         #expect((dictionary["int"] as? NSNumber)?.int64Value == -42)
@@ -279,9 +303,11 @@ struct BPlistWriterTests {
     // MARK: Scale
 
     @Test func twoHundredThousandElementsRoundTrip() throws {
-        let value = ArchiveValue.array((0..<200_000).map { i in
-            i.isMultiple(of: 2) ? .integer(Int64(i)) : .string("s\(i)")
-        })
+        let value = ArchiveValue.array(
+            (0..<200_000).map { i in
+                i.isMultiple(of: 2) ? .integer(Int64(i)) : .string("s\(i)")
+            }
+        )
         let bytes = value.binaryPropertyList()
         #expect(TrailerFields(bytes).objectCount == 200_001)
         #expect(TrailerFields(bytes).objectRefSize == 4)

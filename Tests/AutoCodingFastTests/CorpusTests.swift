@@ -124,7 +124,16 @@ struct CorpusTests {
 
     /// Every file in every folder, whatever it is: reading never crashes, with either backend, as a value
     /// or as a keyed archive; it reads or it throws an ``ArchiveError`` (typed throws guarantee the type).
-    @Test(arguments: SharedCorpus.paths(in: "apple", "plain", "malformed", "corelibs", "typedstream", "typedstream-expected"))
+    @Test(
+        arguments: SharedCorpus.paths(
+            in: "apple",
+            "plain",
+            "malformed",
+            "corelibs",
+            "typedstream",
+            "typedstream-expected"
+        )
+    )
     func anyFileReadsOrThrowsWithoutCrashing(path: String) throws {
         let bytes = try SharedCorpus.bytes(path)
         for options in [ArchiveReadingOptions(), Self.libplist] {

@@ -47,9 +47,14 @@ struct KeyedArchiveReadingTests {
 
     @Test func readsClassChainsOfEveryLength() throws {
         let archive = try Fixtures.archive("keyed-person-graph.bplist")
-        #expect(archive.archiveClass(of: ArchiveUID(1)) == ArchiveClass(name: "AC.Person", chain: ["AC.Person", "NSObject"]))
+        #expect(
+            archive.archiveClass(of: ArchiveUID(1))
+                == ArchiveClass(name: "AC.Person", chain: ["AC.Person", "NSObject"])
+        )
         #expect(archive.archiveClass(of: ArchiveUID(4))?.name == "AC.Address")
-        #expect(archive.archiveClass(of: ArchiveUID(9)) == ArchiveClass(name: "NSArray", chain: ["NSArray", "NSObject"]))
+        #expect(
+            archive.archiveClass(of: ArchiveUID(9)) == ArchiveClass(name: "NSArray", chain: ["NSArray", "NSObject"])
+        )
         #expect(archive.archiveClass(of: ArchiveUID(11))?.chain == ["AC.Employee", "AC.Person", "NSObject"])
         // Strings, descriptors themselves, $null and UIDs out of range have no class.
         #expect(archive.archiveClass(of: ArchiveUID(2)) == nil)
@@ -65,8 +70,19 @@ struct KeyedArchiveReadingTests {
         let archive = try Fixtures.archive("keyed-nested-uid-containers.bplist")
         let object = try #require(archive[ArchiveUID(1)])
         #expect(object["matrix"] == .array([.array([Self.uid(3), Self.uid(4)]), .array([Self.uid(5)]), .array([])]))
-        #expect(object["lookup"] == .dictionary(["a": Self.uid(3), "b": .dictionary(["c": Self.uid(4), "d": .array([Self.uid(5), Self.uid(0)])])]))
-        #expect(object["mixed"] == .array([.integer(1), .string("two"), Self.uid(3), .dictionary(["k": Self.uid(4)]), .array([.array([.array([Self.uid(5)])])])]))
+        #expect(
+            object["lookup"]
+                == .dictionary([
+                    "a": Self.uid(3), "b": .dictionary(["c": Self.uid(4), "d": .array([Self.uid(5), Self.uid(0)])]),
+                ])
+        )
+        #expect(
+            object["mixed"]
+                == .array([
+                    .integer(1), .string("two"), Self.uid(3), .dictionary(["k": Self.uid(4)]),
+                    .array([.array([.array([Self.uid(5)])])]),
+                ])
+        )
         #expect(archive.archiveClass(of: ArchiveUID(1))?.name == "AC.Container")
     }
 
@@ -92,7 +108,10 @@ struct KeyedArchiveReadingTests {
     }
 
     @Test func hasNoRootWhenSeveralTopEntriesAndNoneIsRoot() {
-        let archive = KeyedArchive(top: ["$0": Self.uid(1), "$1": Self.uid(1)], objects: [.string("$null"), .string("x")])
+        let archive = KeyedArchive(
+            top: ["$0": Self.uid(1), "$1": Self.uid(1)],
+            objects: [.string("$null"), .string("x")]
+        )
         #expect(archive.rootUID == nil)
         let scalarRoot = KeyedArchive(top: ["root": .integer(3)], objects: [.string("$null")])
         #expect(scalarRoot.rootUID == nil)
@@ -148,11 +167,13 @@ struct KeyedArchiveReadingTests {
     @Test func readsIntegersOfOneToSixteenBytes() throws {
         let archive = try Fixtures.archive("keyed-integers.bplist")
         let integers = Self.members(of: archive[ArchiveUID(1)], in: archive)
-        #expect(integers == [
-            .integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536), .integer(4_294_967_295),
-            .integer(4_294_967_296), .integer(.max), .integer(-1), .integer(.min),
-            .unsignedInteger(1 << 63), .unsignedInteger(.max),
-        ])
+        #expect(
+            integers == [
+                .integer(0), .integer(255), .integer(256), .integer(65_535), .integer(65_536), .integer(4_294_967_295),
+                .integer(4_294_967_296), .integer(.max), .integer(-1), .integer(.min),
+                .unsignedInteger(1 << 63), .unsignedInteger(.max),
+            ]
+        )
         #expect(integers.last?.int64Value == nil)
         #expect(integers.first?.int64Value == 0)
     }
@@ -182,7 +203,10 @@ struct KeyedArchiveReadingTests {
         #expect(archive[ArchiveUID(1)]?["$class"] == Self.uid(4))
         #expect(archive[ArchiveUID(1)]?["NS.keys"] == .array([Self.uid(2)]))
         #expect(archive[ArchiveUID(3)] == .string("héllo wörld"))
-        #expect(archive.archiveClass(of: ArchiveUID(1)) == ArchiveClass(name: "NSDictionary", chain: ["NSDictionary", "NSObject"]))
+        #expect(
+            archive.archiveClass(of: ArchiveUID(1))
+                == ArchiveClass(name: "NSDictionary", chain: ["NSDictionary", "NSObject"])
+        )
     }
 
     @Test(arguments: Fixtures.keyed)
@@ -218,10 +242,12 @@ struct KeyedArchiveReadingTests {
     @Test(arguments: ["plain-dict.bplist", "plain-dict.xml"])
     func readsAPlainDictionaryOfEveryType(fixture: String) throws {
         let value = try Fixtures.value(fixture)
-        #expect(value.dictionaryValue.map { Array($0.keys) } == [
-            "string", "unicode", "int", "negative", "big", "real", "true", "false", "date", "data", "array",
-            "nested", "empty array", "empty dict",
-        ])
+        #expect(
+            value.dictionaryValue.map { Array($0.keys) } == [
+                "string", "unicode", "int", "negative", "big", "real", "true", "false", "date", "data", "array",
+                "nested", "empty array", "empty dict",
+            ]
+        )
         #expect(value["unicode"] == .string("grüße 🌍"))
         #expect(value["negative"] == .integer(-42))
         #expect(value["big"] == .unsignedInteger(.max))
@@ -248,7 +274,10 @@ struct KeyedArchiveReadingTests {
     @Test func readsACustomCodingClassGraphWithSharedNodes() throws {
         let archive = try Fixtures.archive("foundation-custom-node-graph.archive")
         let root = try #require(archive.rootUID.flatMap { archive[$0] })
-        #expect(archive.archiveClass(of: archive.rootUID!) == ArchiveClass(name: "main.Node", chain: ["main.Node", "NSObject"]))
+        #expect(
+            archive.archiveClass(of: archive.rootUID!)
+                == ArchiveClass(name: "main.Node", chain: ["main.Node", "NSObject"])
+        )
         #expect(root["count"] == .integer(3))
         let children = try #require(root["children"]?.uidValue.flatMap { archive[$0]?["NS.objects"]?.arrayValue })
         // [leaf1, leaf2, leaf1]: the first and last children are one object.
@@ -263,10 +292,12 @@ struct KeyedArchiveReadingTests {
     @Test func readsFoundationNumbersIncludingUInt64Max() throws {
         let archive = try Fixtures.archive("foundation-nsnumber-array.archive")
         let numbers = Self.members(of: archive[ArchiveUID(1)], in: archive)
-        #expect(numbers == [
-            .integer(0), .integer(-1), .integer(.max), .integer(.min), .unsignedInteger(.max), .real(2.5),
-            .bool(true), .real(0.5),
-        ])
+        #expect(
+            numbers == [
+                .integer(0), .integer(-1), .integer(.max), .integer(.min), .unsignedInteger(.max), .real(2.5),
+                .bool(true), .real(0.5),
+            ]
+        )
     }
 
     @Test func readsFoundationScalarsAndValueClasses() throws {
@@ -276,10 +307,15 @@ struct KeyedArchiveReadingTests {
         #expect(date[ArchiveUID(1)]?["NS.time"] == .real(730_900_800))
         let uuid = try Fixtures.archive("foundation-nsuuid.archive")
         #expect(uuid.archiveClass(of: ArchiveUID(1))?.name == "NSUUID")
-        #expect(uuid[ArchiveUID(1)]?["NS.uuidbytes"] == .data(Array(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!.uuidBytesArray)))
+        #expect(
+            uuid[ArchiveUID(1)]?["NS.uuidbytes"]
+                == .data(Array(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!.uuidBytesArray))
+        )
         let url = try Fixtures.archive("foundation-nsurl.archive")
         #expect(url[ArchiveUID(1)]?["NS.base"] == Self.uid(0))
-        #expect(url[ArchiveUID(1)]?["NS.relative"]?.uidValue.flatMap { url[$0] } == .string("https://example.com/path?q=1"))
+        #expect(
+            url[ArchiveUID(1)]?["NS.relative"]?.uidValue.flatMap { url[$0] } == .string("https://example.com/path?q=1")
+        )
     }
 
     @Test func readsSharedStringsInFoundationArchivesAsOneObject() throws {

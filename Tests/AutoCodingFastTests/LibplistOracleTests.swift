@@ -72,10 +72,9 @@ struct LibplistOracleTests {
     // MARK: Mutated fixtures
 
     /// Every truncation and many one-byte changes of each binary fixture: the native reader never crashes, and
-    /// whenever it accepts the bytes, libplist (which only sees validated bytes) reads the same value.
-    ///
-    /// Values with U+0000 in a string are left to ``stringsWithNULReadTheSameWithBothBackends()``, so that one
-    /// libplist limitation does not hide every other difference.
+    /// whenever it accepts the bytes, the libplist backend (which only sees validated bytes) reads the same
+    /// value or refuses with `libplistFailure` (see ``libplistBackendNeverMisreadsWhatLibplistCannotRepresent(object:)``);
+    /// it never returns a different value.
     @Test(arguments: Fixtures.all.filter { $0.hasSuffix(".bplist") || $0.hasSuffix(".archive") })
     func mutatedBinaryFixturesNeverCrashAndBackendsAgreeWhenAccepted(fixture: String) throws {
         let original = try Fixtures.bytes(fixture)
@@ -92,46 +91,52 @@ struct LibplistOracleTests {
         var accepted = 0
         var disagreements: [String] = []
         for (label, bytes) in variants {
-            guard let ours = try? ArchiveValue(propertyList: bytes, options: Self.native), !ours.containsNUL else {
-                continue
-            }
+            guard let ours = try? ArchiveValue(propertyList: bytes, options: Self.native) else { continue }
             accepted += 1
-            do {
+            do throws(ArchiveError) {
                 let theirs = try ArchiveValue(propertyList: bytes, options: Self.libplist)
-                if let difference = ours.firstDifference(from: theirs) { disagreements.append("\(label): \(difference)") }
+                if let difference = ours.firstDifference(from: theirs) {
+                    disagreements.append("\(label): \(difference)")
+                }
+            } catch  where error.code == .libplistFailure {
+                continue  // a refusal, not a disagreement
             } catch {
                 disagreements.append("\(label): native reads it, libplist backend throws \(error)")
             }
         }
         #expect(accepted > 0, "some one-byte changes (inside string payloads, say) stay valid")
-        #expect(disagreements.isEmpty, "\(fixture): \(disagreements.count) disagreements: \(disagreements.prefix(5).joined(separator: "; "))")
+        #expect(
+            disagreements.isEmpty,
+            "\(fixture): \(disagreements.count) disagreements: \(disagreements.prefix(5).joined(separator: "; "))"
+        )
     }
 
     // MARK: Hand-built objects
 
     /// Single objects in encodings that plistlib and CoreFoundation never write, but that are valid: both
     /// backends must read them alike.
-    @Test(arguments: [
-        [0x10, 0x7F],  // 1-byte integer
-        [0x11, 0x80, 0x00],  // 2-byte integer with the top bit set (unsigned)
-        [0x12, 0xFF, 0xFF, 0xFF, 0xFF],  // 4-byte integer with the top bit set (unsigned)
-        [0x13, 0x80, 0, 0, 0, 0, 0, 0, 0],  // Int64.min
-        [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],  // UInt64.max
-        [0x14] + [UInt8](repeating: 0xFF, count: 16),  // -1 as a sign-extended 16-byte integer
-        [0x22, 0xC0, 0x00, 0x00, 0x00],  // 4-byte real -2.0
-        [0x23, 0x80, 0, 0, 0, 0, 0, 0, 0],  // -0.0
-        [0x23, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0],  // NaN
-        [0x33, 0xC1, 0xCD, 0x27, 0xE4, 0x40, 0, 0, 0],  // date -978307200 (1970)
-        [0x33, 0x41, 0xC4, 0xDB, 0x0F, 0xE0, 0x40, 0, 0],  // date with a fraction
-        [0x82, 0x01, 0x02, 0x03],  // 3-byte UID
-        [0x83, 0xFF, 0xFF, 0xFF, 0xFF],  // UInt32.max UID
-        [0x5F, 0x11, 0x00, 0x03, 0x61, 0x62, 0x63],  // "abc" with a needlessly wide 2-byte length
-        [0x60],  // empty UTF-16 string
-        [0x40],  // empty data
-        [0x50],  // empty ASCII string
-        [0xA0],  // empty array
-        [0xD0],  // empty dictionary
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x10, 0x7F],  // 1-byte integer
+            [0x11, 0x80, 0x00],  // 2-byte integer with the top bit set (unsigned)
+            [0x12, 0xFF, 0xFF, 0xFF, 0xFF],  // 4-byte integer with the top bit set (unsigned)
+            [0x13, 0x80, 0, 0, 0, 0, 0, 0, 0],  // Int64.min
+            [0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],  // UInt64.max
+            [0x22, 0xC0, 0x00, 0x00, 0x00],  // 4-byte real -2.0
+            [0x23, 0x80, 0, 0, 0, 0, 0, 0, 0],  // -0.0
+            [0x23, 0x7F, 0xF8, 0, 0, 0, 0, 0, 0],  // NaN
+            [0x33, 0xC1, 0xCD, 0x27, 0xE4, 0x40, 0, 0, 0],  // date -978307200 (1970)
+            [0x33, 0x41, 0xC4, 0xDB, 0x0F, 0xE0, 0x40, 0, 0],  // date with a fraction
+            [0x82, 0x01, 0x02, 0x03],  // 3-byte UID
+            [0x83, 0xFF, 0xFF, 0xFF, 0xFF],  // UInt32.max UID
+            [0x5F, 0x11, 0x00, 0x03, 0x61, 0x62, 0x63],  // "abc" with a needlessly wide 2-byte length
+            [0x63, 0x00, 0x61, 0x00, 0x00, 0x00, 0xE9],  // UTF-16 "a\0é": U+0000 inside a UTF-16 string
+            [0x40],  // empty data
+            [0x50],  // empty ASCII string
+            [0xA0],  // empty array
+            [0xD0],  // empty dictionary
+        ] as [[UInt8]]
+    )
     func handBuiltObjectsReadIdenticallyWithBothBackends(object: [UInt8]) throws {
         let bytes = Self.singleObjectPlist(object)
         let ours = try ArchiveValue(propertyList: bytes, options: Self.native)
@@ -139,19 +144,31 @@ struct LibplistOracleTests {
         #expect(ours.firstDifference(from: theirs) == nil)
     }
 
-    // MARK: Known differences
+    // MARK: libplist limitations
 
-    /// A string holding U+0000 (legal in a binary plist: ASCII byte 0x00 or UTF-16 unit 0x0000).
-    @Test(arguments: [
-        [0x50 | 3, 0x61, 0x00, 0x62] as [UInt8],  // ASCII "a\0b"
-        [0x60 | 3, 0x00, 0x61, 0x00, 0x00, 0x00, 0xE9] as [UInt8],  // UTF-16 "a\0é"
-    ])
-    func stringsWithNULReadTheSameWithBothBackends(object: [UInt8]) throws {
+    /// Valid objects that libplist 2.2 misreads: it reads a sign-extended negative 16-byte integer as unsigned,
+    /// rejects an empty UTF-16 string, and cuts an ASCII string at U+0000. The native reader reads them; the
+    /// libplist backend must give the same value or refuse with `libplistFailure` naming the object, and never
+    /// return libplist's different value.
+    @Test(
+        arguments: [
+            ([0x14] + [UInt8](repeating: 0xFF, count: 16), ArchiveValue.integer(-1)),  // sign-extended 16-byte -1
+            ([0x60], .string("")),  // empty UTF-16 string
+            ([0x6F, 0x10, 0x00], .string("")),  // empty UTF-16 string with an explicit length integer
+            ([0x53, 0x61, 0x00, 0x62], .string("a\u{0}b")),  // ASCII "a\0b"
+        ] as [([UInt8], ArchiveValue)]
+    )
+    func libplistBackendNeverMisreadsWhatLibplistCannotRepresent(object: [UInt8], expected: ArchiveValue) throws {
         let bytes = Self.singleObjectPlist(object)
         let ours = try ArchiveValue(propertyList: bytes, options: Self.native)
-        #expect(ours.stringValue?.utf8.contains(0) == true)
-        let theirs = try ArchiveValue(propertyList: bytes, options: Self.libplist)
-        #expect(ours.firstDifference(from: theirs) == nil)
+        #expect(ours.firstDifference(from: expected) == nil)
+        do throws(ArchiveError) {
+            let theirs = try ArchiveValue(propertyList: bytes, options: Self.libplist)
+            #expect(theirs.firstDifference(from: expected) == nil)
+        } catch {
+            #expect(error.code == .libplistFailure)
+            #expect(error.reason.contains("object 0"), "\(error.reason)")
+        }
     }
 
     @Test func negativeZeroSurvivesTheXMLWriter() throws {

@@ -28,12 +28,17 @@ struct MalformedArchiveTests {
             let error = #expect(throws: ArchiveError.self, "\(backend) backend", sourceLocation: sourceLocation) {
                 try ArchiveValue(propertyList: bytes, options: options)
             }
-            #expect(error?.code == code, "\(backend) backend: \(error.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+            #expect(
+                error?.code == code,
+                "\(backend) backend: \(error.map(String.init(describing:)) ?? "")",
+                sourceLocation: sourceLocation
+            )
             for fragment in fragments {
                 #expect(
                     error?.reason.contains(fragment) == true,
                     "\(backend) backend: reason \"\(error?.reason ?? "")\" should mention \"\(fragment)\"",
-                    sourceLocation: sourceLocation)
+                    sourceLocation: sourceLocation
+                )
             }
         }
     }
@@ -58,12 +63,17 @@ struct MalformedArchiveTests {
             try KeyedArchive(bytes: xml)
         }
         for (source, error) in [("value", fromValue), ("binary", fromBinary), ("XML", fromXML)] {
-            #expect(error?.code == code, "\(source): \(error.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+            #expect(
+                error?.code == code,
+                "\(source): \(error.map(String.init(describing:)) ?? "")",
+                sourceLocation: sourceLocation
+            )
             for fragment in fragments {
                 #expect(
                     error?.reason.contains(fragment) == true,
                     "\(source): reason \"\(error?.reason ?? "")\" should mention \"\(fragment)\"",
-                    sourceLocation: sourceLocation)
+                    sourceLocation: sourceLocation
+                )
             }
         }
     }
@@ -83,7 +93,8 @@ struct MalformedArchiveTests {
         return .dictionary(root)
     }
 
-    static let stringDescriptor: ArchiveValue = ArchiveClass(name: "NSString", chain: ["NSString", "NSObject"]).descriptor
+    static let stringDescriptor: ArchiveValue = ArchiveClass(name: "NSString", chain: ["NSString", "NSObject"])
+        .descriptor
 
     // MARK: Not a property list
 
@@ -100,7 +111,11 @@ struct MalformedArchiveTests {
     }
 
     @Test func rejectsAnXMLTagWithoutItsClosingBracket() {
-        expectError(.notPropertyList, reading: Array("<?xml version=\"1.0\"?><plist><array".utf8), mentioning: "offset 28")
+        expectError(
+            .notPropertyList,
+            reading: Array("<?xml version=\"1.0\"?><plist><array".utf8),
+            mentioning: "offset 28"
+        )
     }
 
     @Test func reportsXMLThatLibplistCannotParseAsALibplistFailure() {
@@ -319,7 +334,11 @@ struct MalformedArchiveTests {
             0, 0, 0, 0, 0, 0, 0, 9,  // offset table at 9 (42 bytes in all)
         ]
         expectError(.limitExceeded, reading: bytes, mentioning: "42 bytes", options: options)
-        expectError(.limitExceeded, reading: Array("<plist><true/></plist>".utf8) + [UInt8](repeating: 0x20, count: 30), options: options)
+        expectError(
+            .limitExceeded,
+            reading: Array("<plist><true/></plist>".utf8) + [UInt8](repeating: 0x20, count: 30),
+            options: options
+        )
     }
 
     // MARK: Offsets
@@ -452,7 +471,9 @@ struct MalformedArchiveTests {
         var offsets: [Int] = []
         offsets.reserveCapacity(levels)
         func append32(_ value: Int) {
-            bytes += [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            bytes += [
+                UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+            ]
         }
         for level in 0..<levels {
             offsets.append(bytes.count)
@@ -490,12 +511,18 @@ struct MalformedArchiveTests {
             node = elements.first ?? .bool(false)
         }
         #expect(depth == 10)
-        expectError(.depthLimitExceeded, reading: Self.nestedArrays(levels: 11, fanOut: 1), mentioning: "10", options: options)
+        expectError(
+            .depthLimitExceeded,
+            reading: Self.nestedArrays(levels: 11, fanOut: 1),
+            mentioning: "10",
+            options: options
+        )
     }
 
     @Test(.timeLimit(.minutes(1)))
     func rejectsAMillionNestedXMLArrays() {
-        let xml = Array("<plist>".utf8) + Array(repeating: Array("<array>".utf8), count: 1_000_000).joined()
+        let xml =
+            Array("<plist>".utf8) + Array(repeating: Array("<array>".utf8), count: 1_000_000).joined()
             + Array(repeating: Array("</array>".utf8), count: 1_000_000).joined() + Array("</plist>".utf8)
         expectError(.depthLimitExceeded, reading: xml, mentioning: "512")
     }
@@ -510,23 +537,40 @@ struct MalformedArchiveTests {
     }
 
     /// 30 arrays, each referring twice to the next: a ~270-byte file whose tree, copied out, has 2³¹ nodes.
+    /// With the expansion limit lifted, the native reader builds each array once and shares it.
     @Test(.timeLimit(.minutes(1)))
     func readsTheSharedReferenceBombNativelyWithoutCopyingSharedArrays() throws {
+        var unlimited = ArchiveReadingOptions()
+        unlimited.maxExpandedNodeCount = .max
         // A reader that copies shared containers would need 2^30 arrays for the 30-level file and exhaust
         // memory, so check the 12-level one first and stop there if it is copied.
-        let small = try ArchiveValue(propertyList: Self.nestedArrays(levels: 12, fanOut: 2))
+        let small = try ArchiveValue(propertyList: Self.nestedArrays(levels: 12, fanOut: 2), options: unlimited)
         try #require(
             Self.firstTwoElementsShareStorage(small),
-            "the native reader builds a separate copy of a container for each reference to it")
+            "the native reader builds a separate copy of a container for each reference to it"
+        )
 
-        let value = try ArchiveValue(propertyList: Self.nestedArrays(levels: 30, fanOut: 2))
+        let value = try ArchiveValue(propertyList: Self.nestedArrays(levels: 30, fanOut: 2), options: unlimited)
+        // Levels 0...27 hold two references to a non-empty array; level 28 holds two empty ones.
         var node = value
-        for _ in 0..<29 {
+        for _ in 0..<28 {
             #expect(Self.firstTwoElementsShareStorage(node))
             guard case .array(let elements) = node else { break }
             node = elements[0]
         }
-        #expect(node == .array([]))
+        #expect(node == .array([.array([]), .array([])]))
+    }
+
+    /// With the default options the native reader also refuses the bomb: it could build the tree cheaply, but
+    /// anything that walks the tree (a writer, `==`) would pay for 2³¹ nodes.
+    @Test func rejectsTheSharedReferenceBombNativelyByDefault() {
+        let bytes = Self.nestedArrays(levels: 30, fanOut: 2)
+        let error = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: bytes) }
+        #expect(error?.code == .limitExceeded)
+        #expect(
+            error?.reason.contains("\(ArchiveReadingOptions().maxExpandedNodeCount) nodes") == true,
+            "\(error?.reason ?? "")"
+        )
     }
 
     @Test func rejectsTheSharedReferenceBombWithTheLibplistBackend() {
@@ -700,31 +744,41 @@ struct MalformedArchiveTests {
         ]
     }
 
-    @Test(arguments: [
-        ([0x10, 0x7F], .integer(127)),  // 1-byte integer
-        ([0x11, 0x01, 0x00], .integer(256)),  // 2-byte integer
-        ([0x12, 0x00, 0x01, 0x00, 0x00], .integer(65536)),  // 4-byte integer
-        ([0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE], .integer(-2)),  // 8-byte integer, negative
-        ([0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], .unsignedInteger(.max)),  // 16 bytes
-        ([0x14] + [UInt8](repeating: 0xFF, count: 16), .integer(-1)),  // 16-byte, sign-extended -1
-        ([0x22, 0x3F, 0xC0, 0x00, 0x00], .real(1.5)),  // 4-byte real
-        ([0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], .real(1.5)),  // 8-byte real
-        ([0x33, 0, 0, 0, 0, 0, 0, 0, 0], .date(Date(timeIntervalSinceReferenceDate: 0))),  // date
-        ([0x83, 0xFF, 0xFF, 0xFF, 0xFF], .uid(ArchiveUID(.max))),  // 4-byte UID: the widest accepted
-        ([0x80, 0x07], .uid(ArchiveUID(7))),  // 1-byte UID
-    ] as [([UInt8], ArchiveValue)])
+    @Test(
+        arguments: [
+            ([0x10, 0x7F], .integer(127)),  // 1-byte integer
+            ([0x11, 0x01, 0x00], .integer(256)),  // 2-byte integer
+            ([0x12, 0x00, 0x01, 0x00, 0x00], .integer(65536)),  // 4-byte integer
+            ([0x13, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE], .integer(-2)),  // 8-byte integer, negative
+            // 16-byte integer, UInt64.max
+            ([0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], .unsignedInteger(.max)),
+            ([0x14] + [UInt8](repeating: 0xFF, count: 16), .integer(-1)),  // 16-byte, sign-extended -1
+            ([0x22, 0x3F, 0xC0, 0x00, 0x00], .real(1.5)),  // 4-byte real
+            ([0x23, 0x3F, 0xF8, 0, 0, 0, 0, 0, 0], .real(1.5)),  // 8-byte real
+            ([0x33, 0, 0, 0, 0, 0, 0, 0, 0], .date(Date(timeIntervalSinceReferenceDate: 0))),  // date
+            ([0x83, 0xFF, 0xFF, 0xFF, 0xFF], .uid(ArchiveUID(.max))),  // 4-byte UID: the widest accepted
+            ([0x80, 0x07], .uid(ArchiveUID(7))),  // 1-byte UID
+        ] as [([UInt8], ArchiveValue)]
+    )
     func readsEveryValidScalarWidth(object: [UInt8], expected: ArchiveValue) throws {
         #expect(try ArchiveValue(propertyList: Self.singleObject(object)) == expected)
     }
 
-    @Test(arguments: [
-        [0x15] + [UInt8](repeating: 0, count: 32),  // 32-byte integer
-        [0x16] + [UInt8](repeating: 0, count: 64),  // 64-byte integer
-        [0x1F] + [UInt8](repeating: 0, count: 16),  // 2^15-byte integer
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x15] + [UInt8](repeating: 0, count: 32),  // 32-byte integer
+            [0x16] + [UInt8](repeating: 0, count: 64),  // 64-byte integer
+            [0x1F] + [UInt8](repeating: 0, count: 16),  // 2^15-byte integer
+        ] as [[UInt8]]
+    )
     func rejectsIntegerWidthsAboveSixteenBytes(object: [UInt8]) {
         expectError(
-            .invalidObject, reading: Self.singleObject(object), mentioning: "object 0", "offset 8", "integer width")
+            .invalidObject,
+            reading: Self.singleObject(object),
+            mentioning: "object 0",
+            "offset 8",
+            "integer width"
+        )
     }
 
     @Test func rejectsASixteenByteIntegerOutsideTheSupportedRange() {
@@ -733,11 +787,13 @@ struct MalformedArchiveTests {
         expectError(.invalidObject, reading: Self.singleObject(object), mentioning: "object 0", "16-byte")
     }
 
-    @Test(arguments: [
-        [0x20, 0x00],  // 1-byte real
-        [0x21, 0x00, 0x00],  // 2-byte real
-        [0x24] + [UInt8](repeating: 0, count: 16),  // 16-byte real
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x20, 0x00],  // 1-byte real
+            [0x21, 0x00, 0x00],  // 2-byte real
+            [0x24] + [UInt8](repeating: 0, count: 16),  // 16-byte real
+        ] as [[UInt8]]
+    )
     func rejectsRealWidthsOtherThanFourAndEight(object: [UInt8]) {
         expectError(.invalidObject, reading: Self.singleObject(object), mentioning: "object 0", "real width")
     }
@@ -765,8 +821,11 @@ struct MalformedArchiveTests {
     @Test(arguments: [0x70, 0xF0, 0x90, 0xB0, 0xE0, 0x0C, 0x0F, 0x01] as [UInt8])
     func rejectsUnknownMarkers(marker: UInt8) {
         expectError(
-            .invalidObject, reading: Self.singleObject([marker]), mentioning: "object 0",
-            "unknown marker 0x\(String(marker, radix: 16))")
+            .invalidObject,
+            reading: Self.singleObject([marker]),
+            mentioning: "object 0",
+            "unknown marker 0x\(String(marker, radix: 16))"
+        )
     }
 
     @Test func rejectsTheNullMarkerAsAValue() {
@@ -864,11 +923,13 @@ struct MalformedArchiveTests {
     }
 
     @Test func rejectsAUIDBeyondTheObjectTableInsideAnObject() throws {
-        let value = Self.archive(objects: .array([
-            .string("$null"),
-            .dictionary(["$class": .uid(ArchiveUID(2)), "NS.objects": .array([.uid(ArchiveUID(9))])]),
-            Self.stringDescriptor,
-        ]))
+        let value = Self.archive(
+            objects: .array([
+                .string("$null"),
+                .dictionary(["$class": .uid(ArchiveUID(2)), "NS.objects": .array([.uid(ArchiveUID(9))])]),
+                Self.stringDescriptor,
+            ])
+        )
         try expectArchiveError(.invalidUID, in: value, mentioning: "object 1", "UID 9", "3")
     }
 
@@ -878,17 +939,26 @@ struct MalformedArchiveTests {
 
     @Test func rejectsAnArchiveWithoutTop() throws {
         try expectArchiveError(
-            .missingKey, in: Self.archive(top: nil, objects: .array([.string("$null")])), mentioning: "$top")
+            .missingKey,
+            in: Self.archive(top: nil, objects: .array([.string("$null")])),
+            mentioning: "$top"
+        )
     }
 
     @Test func rejectsAnArchiveWithoutArchiver() throws {
         try expectArchiveError(
-            .missingKey, in: Self.archive(archiver: nil, objects: .array([.string("$null")])), mentioning: "$archiver")
+            .missingKey,
+            in: Self.archive(archiver: nil, objects: .array([.string("$null")])),
+            mentioning: "$archiver"
+        )
     }
 
     @Test func rejectsAnArchiveWithoutVersion() throws {
         try expectArchiveError(
-            .missingKey, in: Self.archive(version: nil, objects: .array([.string("$null")])), mentioning: "$version")
+            .missingKey,
+            in: Self.archive(version: nil, objects: .array([.string("$null")])),
+            mentioning: "$version"
+        )
     }
 
     @Test func rejectsAnUnknownVersionUnlessAllowed() throws {
@@ -901,10 +971,26 @@ struct MalformedArchiveTests {
 
     @Test func rejectsWronglyTypedTopLevelParts() throws {
         let objects: ArchiveValue = .array([.string("$null"), .string("x")])
-        try expectArchiveError(.unexpectedType, in: Self.archive(archiver: .integer(1), objects: objects), mentioning: "$archiver")
-        try expectArchiveError(.unexpectedType, in: Self.archive(version: .string("100000"), objects: objects), mentioning: "$version")
-        try expectArchiveError(.unexpectedType, in: Self.archive(objects: .dictionary(["0": .string("$null")])), mentioning: "$objects")
-        try expectArchiveError(.unexpectedType, in: Self.archive(top: .array([.uid(ArchiveUID(1))]), objects: objects), mentioning: "$top")
+        try expectArchiveError(
+            .unexpectedType,
+            in: Self.archive(archiver: .integer(1), objects: objects),
+            mentioning: "$archiver"
+        )
+        try expectArchiveError(
+            .unexpectedType,
+            in: Self.archive(version: .string("100000"), objects: objects),
+            mentioning: "$version"
+        )
+        try expectArchiveError(
+            .unexpectedType,
+            in: Self.archive(objects: .dictionary(["0": .string("$null")])),
+            mentioning: "$objects"
+        )
+        try expectArchiveError(
+            .unexpectedType,
+            in: Self.archive(top: .array([.uid(ArchiveUID(1))]), objects: objects),
+            mentioning: "$top"
+        )
     }
 
     @Test func rejectsAnObjectWithoutClass() throws {
@@ -913,11 +999,13 @@ struct MalformedArchiveTests {
     }
 
     @Test func rejectsAClassReferenceToSomethingOtherThanADescriptor() throws {
-        let value = Self.archive(objects: .array([
-            .string("$null"),
-            .dictionary(["$class": .uid(ArchiveUID(2))]),
-            .string("NSString"),  // not a {$classname, $classes} dictionary
-        ]))
+        let value = Self.archive(
+            objects: .array([
+                .string("$null"),
+                .dictionary(["$class": .uid(ArchiveUID(2))]),
+                .string("NSString"),  // not a {$classname, $classes} dictionary
+            ])
+        )
         try expectArchiveError(.unexpectedType, in: value, mentioning: "object 1", "UID 2")
     }
 
@@ -929,9 +1017,11 @@ struct MalformedArchiveTests {
     @Test func rejectsMalformedClassDescriptors() throws {
         let badName = Self.archive(objects: .array([.string("$null"), .dictionary(["$classname": .integer(1)])]))
         try expectArchiveError(.unexpectedType, in: badName, mentioning: "object 1", "$classname")
-        let badChain = Self.archive(objects: .array([
-            .string("$null"), .dictionary(["$classname": .string("A"), "$classes": .array([.integer(1)])]),
-        ]))
+        let badChain = Self.archive(
+            objects: .array([
+                .string("$null"), .dictionary(["$classname": .string("A"), "$classes": .array([.integer(1)])]),
+            ])
+        )
         try expectArchiveError(.unexpectedType, in: badChain, mentioning: "object 1", "$classes")
     }
 

@@ -61,7 +61,10 @@ enum SharedCorpus {
     /// Whether the corpus is there (its manifest and its `apple/` folder).
     static let isAvailable: Bool = {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: directory.appendingPathComponent("apple").path, isDirectory: &isDirectory)
+        return FileManager.default.fileExists(
+            atPath: directory.appendingPathComponent("apple").path,
+            isDirectory: &isDirectory
+        )
             && isDirectory.boolValue
     }()
 
@@ -103,7 +106,8 @@ extension ArchiveValue {
             let (x, y) = (a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
             return x.bitPattern == y.bitPattern ? nil : "\(here): date \(x) vs \(y) seconds since 2001"
         case (.string(let a), .string(let b)):
-            return a.unicodeScalars.elementsEqual(b.unicodeScalars) ? nil : "\(here): string \(a.debugDescription) vs \(b.debugDescription)"
+            return a.unicodeScalars.elementsEqual(b.unicodeScalars)
+                ? nil : "\(here): string \(a.debugDescription) vs \(b.debugDescription)"
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return "\(here): array of \(a.count) vs \(b.count) elements" }
             for (i, (x, y)) in zip(a, b).enumerated() {
@@ -159,16 +163,6 @@ extension ArchiveValue {
             sorted.sort { $0.key < $1.key }
             return .dictionary(sorted)
         default: return self
-        }
-    }
-
-    /// Whether any string or dictionary key under this value holds U+0000, which libplist cannot write.
-    var containsNUL: Bool {
-        switch self {
-        case .string(let s): return s.utf8.contains(0)
-        case .array(let a): return a.contains(where: \.containsNUL)
-        case .dictionary(let d): return d.keys.contains { $0.utf8.contains(0) } || d.values.contains(where: \.containsNUL)
-        default: return false
         }
     }
 

@@ -50,6 +50,11 @@ public final class ArchiveClassRegistry: @unchecked Sendable {
         withLock { $0.typesByName[name] }
     }
 
+    /// Every name → type entry, for a decoder to consult without taking the lock per object.
+    func typesByName() -> [String: any Decodable.Type] {
+        withLock { $0.typesByName }
+    }
+
     /// The name registered for a type.
     public func className(for type: Any.Type) -> String? {
         withLock { $0.namesByType[ObjectIdentifier(type)] }

@@ -26,17 +26,24 @@ indirect enum CodingPathNode: Sendable {
 
 /// A coding key made from a string or an index.
 struct ArchiveCodingKey: CodingKey, Sendable {
-    var stringValue: String
-    var intValue: Int?
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
+    private let name: String?
+    let intValue: Int?
+
+    /// The key's name; for an index, `Index N`, made only when asked for (paths are built for every element).
+    var stringValue: String { name ?? "Index \(intValue ?? 0)" }
+
+    init(_ string: String) {
+        name = string
+        intValue = nil
+    }
+    init?(stringValue: String) { self.init(stringValue) }
     init(intValue: Int) {
-        stringValue = "Index \(intValue)"
+        name = nil
         self.intValue = intValue
     }
     /// A sendable copy of any key.
     init(_ key: some CodingKey) {
-        stringValue = key.stringValue
+        name = key.stringValue
         intValue = key.intValue
     }
 }

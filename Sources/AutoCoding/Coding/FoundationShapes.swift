@@ -41,82 +41,97 @@ enum FoundationClass {
     static let dictionaryNames: Set<String> = ["NSDictionary", "NSMutableDictionary"]
 }
 
-/// Swift arrays archive as `NSArray` with `NS.objects`.
+/// Swift arrays, sets and ordered sets archive as lists (`NS.objects`, or `NS.object.N` for NSOrderedSet).
+/// Elements are encoded through the generic entry point, so no element is boxed in an existential.
 protocol _ArchiveListEncodable {
-    func _forEachArchiveElement(_ body: (any Encodable) throws -> Void) rethrows
+    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue]
     var _archiveListClass: ArchiveClass { get }
 }
 
 extension Array: _ArchiveListEncodable where Element: Encodable {
-    func _forEachArchiveElement(_ body: (any Encodable) throws -> Void) rethrows { for e in self { try body(e) } }
+    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+        try map { try context.encodeReference($0, codingPathNode: path) }
+    }
     var _archiveListClass: ArchiveClass { FoundationClass.array }
 }
 
 extension Set: _ArchiveListEncodable where Element: Encodable {
-    func _forEachArchiveElement(_ body: (any Encodable) throws -> Void) rethrows { for e in self { try body(e) } }
+    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+        try map { try context.encodeReference($0, codingPathNode: path) }
+    }
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
 extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
-    func _forEachArchiveElement(_ body: (any Encodable) throws -> Void) rethrows { for e in self { try body(e) } }
-    var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
-}
-
-extension OrderedSet: _ArchiveListDecodable where Element: Decodable {
-    static var _archiveElementType: any Decodable.Type { Element.self }
-    init(_archiveElements elements: [Any]) throws {
-        self.init(elements.map { $0 as! Element })
+    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+        try map { try context.encodeReference($0, codingPathNode: path) }
     }
+    var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
 }
 
 /// Swift dictionaries archive as `NSDictionary` with `NS.keys` and `NS.objects`, whatever the key type.
 protocol _ArchiveDictionaryEncodable {
-    func _forEachArchiveEntry(_ body: (any Encodable, any Encodable) throws -> Void) rethrows
+    func _archiveEntries(_ context: EncodingContext, _ path: CodingPathNode) throws -> (keys: [ArchiveValue], objects: [ArchiveValue])
 }
 
 extension Dictionary: _ArchiveDictionaryEncodable where Key: Encodable, Value: Encodable {
-    func _forEachArchiveEntry(_ body: (any Encodable, any Encodable) throws -> Void) rethrows {
-        for (k, v) in self { try body(k, v) }
+    func _archiveEntries(_ context: EncodingContext, _ path: CodingPathNode) throws -> (keys: [ArchiveValue], objects: [ArchiveValue]) {
+        var keys: [ArchiveValue] = []
+        var objects: [ArchiveValue] = []
+        keys.reserveCapacity(count)
+        objects.reserveCapacity(count)
+        for (key, value) in self {
+            keys.append(try context.encodeReference(key, codingPathNode: path))
+            objects.append(try context.encodeReference(value, codingPathNode: path))
+        }
+        return (keys, objects)
     }
 }
 
-/// Arrays and sets decode from any `NS.objects` list.
+/// Arrays, sets and ordered sets decode from any list; elements are decoded through the generic entry point.
 protocol _ArchiveListDecodable {
-    static var _archiveElementType: any Decodable.Type { get }
-    init(_archiveElements: [Any]) throws
+    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self
 }
 
 extension Array: _ArchiveListDecodable where Element: Decodable {
-    static var _archiveElementType: any Decodable.Type { Element.self }
-    init(_archiveElements elements: [Any]) throws {
-        self = elements.map { $0 as! Element }  // The decoder produced each element as `Element`.
+    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for (i, element) in elements.enumerated() {
+            result.append(try context.decode(Element.self, at: element, path: path.appending(index: i)))
+        }
+        return result
     }
 }
 
 extension Set: _ArchiveListDecodable where Element: Decodable {
-    static var _archiveElementType: any Decodable.Type { Element.self }
-    init(_archiveElements elements: [Any]) throws {
-        self = Set(elements.map { $0 as! Element })
+    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+        Set(try [Element]._archiveDecode(elements: elements, context: context, path: path))
+    }
+}
+
+extension OrderedSet: _ArchiveListDecodable where Element: Decodable {
+    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+        OrderedSet(try [Element]._archiveDecode(elements: elements, context: context, path: path))
     }
 }
 
 /// Dictionaries decode from `NS.keys`/`NS.objects`.
 protocol _ArchiveDictionaryDecodable {
-    static var _archiveKeyType: any Decodable.Type { get }
-    static var _archiveValueType: any Decodable.Type { get }
-    init(_archiveKeys: [Any], values: [Any]) throws
+    static func _archiveDecode(keys: [Int], objects: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self
 }
 
-/// A dictionary archive repeats a key.
-struct DuplicateArchiveKey: Error {}
-
 extension Dictionary: _ArchiveDictionaryDecodable where Key: Decodable, Value: Decodable {
-    static var _archiveKeyType: any Decodable.Type { Key.self }
-    static var _archiveValueType: any Decodable.Type { Value.self }
-    init(_archiveKeys keys: [Any], values: [Any]) throws {
-        self.init(minimumCapacity: keys.count)
-        for (k, v) in zip(keys, values) {
-            guard updateValue(v as! Value, forKey: k as! Key) == nil else { throw DuplicateArchiveKey() }
+    static func _archiveDecode(keys: [Int], objects: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(keys.count)
+        for (i, (key, object)) in zip(keys, objects).enumerated() {
+            let entryPath = path.appending(index: i)
+            let k = try context.decode(Key.self, at: key, path: entryPath)
+            guard result.updateValue(try context.decode(Value.self, at: object, path: entryPath), forKey: k) == nil else {
+                throw DecodingError.archiveCorrupted("the dictionary has the key \(k) twice", at: entryPath)
+            }
         }
+        return result
     }
 }

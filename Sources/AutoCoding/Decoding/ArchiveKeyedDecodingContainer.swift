@@ -29,6 +29,65 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decodeNil(forKey key: Key) throws -> Bool { context.resolve(try entry(key)).isNull }
 
+    // MARK: Scalars: no coding-path node is built unless there is an error.
+
+    /// Runs `read` on the value for `key`, adding the key to the path of an error it throws.
+    @inline(__always)
+    private func scalar<T>(_ key: Key, _ read: (DecodingContext.Node, CodingPathNode) throws -> T) throws -> T {
+        let node = context.resolve(try entry(key))
+        do {
+            return try read(node, decoder.codingPathNode)
+        } catch let error as DecodingError {
+            throw error.prefixingKey(key, below: decoder.codingPathNode)
+        }
+    }
+
+    @inline(__always)
+    private func optionalScalar<T>(_ key: Key, _ read: (DecodingContext.Node, CodingPathNode) throws -> T) throws -> T? {
+        guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
+        let node = context.resolve(object)
+        if node.isNull { return nil }
+        do {
+            return try read(node, decoder.codingPathNode)
+        } catch let error as DecodingError {
+            throw error.prefixingKey(key, below: decoder.codingPathNode)
+        }
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try FoundationValues.string($0, context, $1) } }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try FoundationValues.bool($0, context, $1) } }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try FoundationValues.double($0, context, $1) } }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decode(Double.self, forKey: key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+
+    private func integer<I: FixedWidthInteger>(_ key: Key) throws -> I {
+        try scalar(key) { try FoundationValues.integer(I.self, $0, context, $1) }
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optionalScalar(key) { try FoundationValues.string($0, context, $1) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try optionalScalar(key) { try FoundationValues.integer(Int.self, $0, context, $1) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optionalScalar(key) { try FoundationValues.double($0, context, $1) }
+    }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try optionalScalar(key) { try FoundationValues.bool($0, context, $1) }
+    }
+
+    // MARK: Everything else
+
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try context.decode(type, at: try entry(key), path: codingPathNode.appending(ArchiveCodingKey(key)))
     }

@@ -1,7 +1,8 @@
 import AutoCodingFast
 import Foundation
 
-/// The state of one decode over a validated archive: the table, the byte pointer (owned by the view, which
+/// The state of one decode over a validated archive (confined to one thread; its hot properties skip the
+/// runtime's exclusivity checks, which cost more than the work they guard): the table, the byte pointer (owned by the view, which
 /// this context keeps alive), decoded class instances by UID, and the instances being decoded.
 final class DecodingContext {
     /// Where a value is: the bplist object of the `$objects` entry (or of an in-place value) and its UID.
@@ -18,13 +19,16 @@ final class DecodingContext {
     let index: BPlistIndex
     let raw: UnsafeRawBufferPointer
     let userInfo: [CodingUserInfoKey: Any]
+    /// This decoder's class-name mappings over a snapshot of the registry's, so that no lock is taken per object.
     var classes: [String: any Decodable.Type]
     var codingClasses: [String: any ArchiveCoding.Type] = [:]
     let registry: ArchiveClassRegistry
     private let maxDepth: Int
-    private var depth = 0
-    var instances: [UInt32: AnyObject] = [:]
-    var inProgress: [(uid: UInt32, type: Any.Type)] = []
+    @exclusivity(unchecked) private var depth = 0
+    /// Decoded class instances by UID, so that every reference to one object yields the same instance.
+    @exclusivity(unchecked) var instances: InstanceTable
+    @exclusivity(unchecked) private var kinds = TypeKindCache()
+    @exclusivity(unchecked) var inProgress: [(uid: UInt32, type: Any.Type)] = []
     private var classNames: [Int: String] = [:]
     /// The class names secure decoding allows for the value being decoded now; nil when not checking.
     var allowedClassNames: Set<String>?
@@ -38,9 +42,10 @@ final class DecodingContext {
         self.index = view.index
         self.raw = view.raw
         userInfo = decoder.userInfo
-        classes = decoder.classes
+        classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
         maxDepth = decoder.maxDepth
+        instances = InstanceTable(count: view.objectCount)
     }
 
     // MARK: Table access
@@ -148,14 +153,17 @@ final class DecodingContext {
 
     func decode<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> T {
         if allowedClassNames != nil { try checkAllowed(node, path: path) }
-        if let value = try FoundationValues.decode(type, node: node, context: self, path: path) { return value }
-        if let listType = T.self as? any _ArchiveListDecodable.Type {
-            return try nested(path) { try decodeList(listType, node: node, path: path) } as! T
+        switch kinds.kind(of: T.self) {
+        case .foundation:
+            if let value = try FoundationValues.decode(type, node: node, context: self, path: path) { return value }
+            return try decodeInstance(type, node: node, path: path, isClass: false)
+        case .list(let listType):
+            return try nested(path) { try decodeList(listType, as: T.self, node: node, path: path) }
+        case .dictionary(let dictionaryType):
+            return try nested(path) { try decodeDictionary(dictionaryType, as: T.self, node: node, path: path) }
+        case .object(let isClass):
+            return try decodeInstance(type, node: node, path: path, isClass: isClass)
         }
-        if let dictionaryType = T.self as? any _ArchiveDictionaryDecodable.Type {
-            return try nested(path) { try decodeDictionary(dictionaryType, node: node, path: path) } as! T
-        }
-        return try decodeInstance(type, node: node, path: path)
     }
 
     /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth``.
@@ -169,19 +177,20 @@ final class DecodingContext {
         return try body()
     }
 
-    private func decodeList<L: _ArchiveListDecodable>(_ type: L.Type, node: Node, path: CodingPathNode) throws -> L {
-        let elements = try listElements(node, path: path)
-        var values: [Any] = []
-        values.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
-            values.append(try decode(L._archiveElementType, at: element, path: path.appending(index: i)))
-        }
-        return try L(_archiveElements: values)
+    /// Decodes a list type `L`, which the caller found to be `T` itself.
+    private func decodeList<L: _ArchiveListDecodable, T>(_ type: L.Type, as: T.Type, node: Node, path: CodingPathNode)
+        throws -> T
+    {
+        precondition(L.self == T.self)
+        let list = try L._archiveDecode(elements: listElements(node, path: path), context: self, path: path)
+        return unsafeBitCast(list, to: T.self)  // L is T: no runtime cast needed.
     }
 
-    private func decodeDictionary<D: _ArchiveDictionaryDecodable>(_ type: D.Type, node: Node, path: CodingPathNode)
-        throws -> D
+    /// Decodes a dictionary type `D`, which the caller found to be `T` itself.
+    private func decodeDictionary<D: _ArchiveDictionaryDecodable, T>(_ type: D.Type, as: T.Type, node: Node,
+                                                                      path: CodingPathNode) throws -> T
     {
+        precondition(D.self == T.self)
         guard let keysRef = field(FoundationKey.keys, of: node), let objectsRef = field(FoundationKey.objects, of: node)
         else { throw DecodingError.archiveTypeMismatch(D.self, at: path, found: describe(node)) }
         let keys = try listElements(resolve(keysRef), path: path)
@@ -190,24 +199,13 @@ final class DecodingContext {
             throw DecodingError.archiveCorrupted(
                 "NS.keys has \(keys.count) entries but NS.objects has \(objects.count)", at: path)
         }
-        var decodedKeys: [Any] = []
-        var decodedValues: [Any] = []
-        for (i, (key, object)) in zip(keys, objects).enumerated() {
-            let keyPath = path.appending(index: i)
-            decodedKeys.append(try decode(D._archiveKeyType, at: key, path: keyPath))
-            decodedValues.append(try decode(D._archiveValueType, at: object, path: keyPath))
-        }
-        do {
-            return try D(_archiveKeys: decodedKeys, values: decodedValues)
-        } catch {
-            throw DecodingError.archiveCorrupted("the dictionary has a key twice", at: path)
-        }
+        let dictionary = try D._archiveDecode(keys: keys, objects: objects, context: self, path: path)
+        return unsafeBitCast(dictionary, to: T.self)  // D is T: no runtime cast needed.
     }
 
     /// Decodes an object through `init(from:)`. Class instances are decoded once per UID; a class registered
     /// for the archived class name is decoded in place of `type` when it is a subtype of it.
-    private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> T {
-        let isClass = T.self is AnyClass
+    private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode, isClass: Bool) throws -> T {
         if isClass, let uid = node.uid {
             if let existing = instances[uid] {
                 guard let instance = existing as? T else {
@@ -224,19 +222,71 @@ final class DecodingContext {
             }
         }
         var target: any Decodable.Type = T.self
-        if let name = className(of: node), let registered = classes[name] ?? registry.type(forClassName: name),
-            registered != T.self
-        {
+        if !classes.isEmpty, let name = className(of: node), let registered = classes[name], registered != T.self {
             target = registered
         }
         if isClass, let uid = node.uid { inProgress.append((uid, target)) }
         defer { if isClass, node.uid != nil { inProgress.removeLast() } }
         let decoder = _ArchiveDecoder(context: self, node: node, codingPathNode: path)
-        let value: Any = try nested(path) { try target.init(from: decoder) }
-        guard let result = value as? T else {
-            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(target), registered for its class name")
+        let result: T
+        if target == T.self {
+            result = try nested(path) { try T(from: decoder) }
+        } else {
+            let value: Any = try nested(path) { try target.init(from: decoder) }
+            guard let cast = value as? T else {
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(target), registered for its class name")
+            }
+            result = cast
         }
         if isClass, let uid = node.uid { instances[uid] = result as AnyObject }
         return result
+    }
+}
+
+/// How a Swift type decodes, decided once per type: a Foundation-mapped value, a list, a dictionary, or an
+/// object through `init(from:)`.
+enum DecodeKind {
+    case foundation
+    case list(any _ArchiveListDecodable.Type)
+    case dictionary(any _ArchiveDictionaryDecodable.Type)
+    case object(isClass: Bool)
+}
+
+/// Remembers each type's ``DecodeKind``. A decode meets few types, so a short list compared by identity
+/// beats hashing; the runtime's conformance lookups it replaces cost far more.
+struct TypeKindCache {
+    private var entries: [(type: ObjectIdentifier, kind: DecodeKind)] = []
+
+    mutating func kind<T>(of type: T.Type) -> DecodeKind {
+        let id = ObjectIdentifier(type)
+        for entry in entries where entry.type == id { return entry.kind }
+        let kind: DecodeKind
+        if FoundationValues.handles(type) {
+            kind = .foundation
+        } else if let list = type as? any _ArchiveListDecodable.Type {
+            kind = .list(list)
+        } else if let dictionary = type as? any _ArchiveDictionaryDecodable.Type {
+            kind = .dictionary(dictionary)
+        } else {
+            kind = .object(isClass: type is AnyClass)
+        }
+        entries.append((id, kind))
+        return kind
+    }
+}
+
+/// Decoded instances by UID: a flat array, allocated on first use.
+struct InstanceTable {
+    private var slots: [AnyObject?] = []
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    subscript(uid: UInt32) -> AnyObject? {
+        get { Int(uid) < slots.count ? slots[Int(uid)] : nil }
+        set {
+            if slots.isEmpty { slots = Array(repeating: nil, count: count) }
+            if Int(uid) < slots.count { slots[Int(uid)] = newValue }
+        }
     }
 }

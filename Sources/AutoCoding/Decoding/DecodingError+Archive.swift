@@ -15,3 +15,23 @@ extension DecodingError {
         .dataCorrupted(.init(codingPath: path.path, debugDescription: reason, underlyingError: underlying))
     }
 }
+
+extension DecodingError {
+    /// This error with `key` inserted after `parent` in its coding path, for errors raised by scalar reads
+    /// that were given only the parent's path.
+    func prefixingKey(_ key: any CodingKey, below parent: CodingPathNode) -> DecodingError {
+        func repath(_ context: Context) -> Context {
+            let parentPath = parent.path
+            guard context.codingPath.count == parentPath.count else { return context }
+            return Context(codingPath: parentPath + [key], debugDescription: context.debugDescription,
+                           underlyingError: context.underlyingError)
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return .typeMismatch(type, repath(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, repath(context))
+        case .keyNotFound(let missing, let context): return .keyNotFound(missing, repath(context))
+        case .dataCorrupted(let context): return .dataCorrupted(repath(context))
+        @unknown default: return self
+        }
+    }
+}

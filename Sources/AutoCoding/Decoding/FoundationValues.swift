@@ -28,8 +28,22 @@ enum FoundationValues {
         if T.self == Date.self { return same(try date(node, context, path), T.self) }
         if T.self == URL.self { return same(try url(node, context, path), T.self) }
         if T.self == UUID.self { return same(try uuid(node, context, path), T.self) }
-        if let geometry = try nsValue(node, context, path, as: T.self) { return geometry }
+        if T.self == ArchiveRange.self || T.self == ArchivePoint.self || T.self == ArchiveSize.self
+            || T.self == ArchiveRect.self || T.self == ArchiveEdgeInsets.self
+        {
+            return try nsValue(node, context, path, as: T.self)
+        }
         return nil
+    }
+
+    /// Whether ``decode(_:node:context:path:)`` handles `T` (the same list of types).
+    static func handles<T>(_ type: T.Type) -> Bool {
+        let handled: [Any.Type] = [
+            String.self, Int.self, Double.self, Bool.self, Int64.self, Int32.self, Int16.self, Int8.self, UInt.self,
+            UInt64.self, UInt32.self, UInt16.self, UInt8.self, Float.self, Data.self, Date.self, URL.self, UUID.self,
+            ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self, ArchiveEdgeInsets.self,
+        ]
+        return handled.contains { $0 == T.self }
     }
 
     /// Reinterprets a value as `T` after the caller has checked that `T` is exactly `U`.
@@ -161,13 +175,18 @@ enum FoundationValues {
         throws -> T?
     {
         let expected: Int
-        switch type {
-        case is ArchiveRange.Type: expected = NSValueCoding.range
-        case is ArchivePoint.Type: expected = NSValueCoding.point
-        case is ArchiveSize.Type: expected = NSValueCoding.size
-        case is ArchiveRect.Type: expected = NSValueCoding.rect
-        case is ArchiveEdgeInsets.Type: expected = NSValueCoding.edgeInsets
-        default: return nil
+        if T.self == ArchiveRange.self {
+            expected = NSValueCoding.range
+        } else if T.self == ArchivePoint.self {
+            expected = NSValueCoding.point
+        } else if T.self == ArchiveSize.self {
+            expected = NSValueCoding.size
+        } else if T.self == ArchiveRect.self {
+            expected = NSValueCoding.rect
+        } else if T.self == ArchiveEdgeInsets.self {
+            expected = NSValueCoding.edgeInsets
+        } else {
+            return nil
         }
         guard let value = try nsValue(node, context, path), Self.special(of: value) == expected else {
             throw DecodingError.archiveTypeMismatch(T.self, at: path, found: context.describe(node))

@@ -48,8 +48,13 @@ final class ArchiveTableBuilder {
 
     /// Fills a reserved entry with an instance.
     func fillInstance(_ uid: ArchiveUID, _ archiveClass: ArchiveClass, _ fields: OrderedDictionary<String, ArchiveValue>) {
+        fillInstance(uid, classUID: classUID(archiveClass), fields)
+    }
+
+    /// Fills a reserved entry with an instance whose class descriptor is already written.
+    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, _ fields: OrderedDictionary<String, ArchiveValue>) {
         var fields = fields
-        fields[ArchiveKey.class] = .uid(classUID(archiveClass))
+        fields[ArchiveKey.class] = .uid(classUID)
         objects[uid.index] = .dictionary(fields)
     }
 }

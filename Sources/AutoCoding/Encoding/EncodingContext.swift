@@ -14,6 +14,8 @@ final class EncodingContext {
     private var classNames: [ObjectIdentifier: String]
     private let registry: ArchiveClassRegistry
     private var classes: [ObjectIdentifier: ArchiveClass] = [:]
+    @exclusivity(unchecked) private var kinds = EncodeKindCache()
+    @exclusivity(unchecked) private var classUIDs: [ObjectIdentifier: ArchiveUID] = [:]
     private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
     private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
     private lazy var graph = GraphEncoder(builder: builder)
@@ -38,6 +40,7 @@ final class EncodingContext {
     func setClassName(_ name: String, for type: Any.Type) {
         classNames[ObjectIdentifier(type)] = name
         classes[ObjectIdentifier(type)] = nil
+        classUIDs[ObjectIdentifier(type)] = nil
     }
 
     /// The archived class of a Swift type: this encoder's name, else the registry's, else the type's own.
@@ -51,11 +54,28 @@ final class EncodingContext {
         return archiveClass
     }
 
+    /// The UID of a Swift type's class descriptor, looked up by type identity after the first time.
+    private func classUID(for type: Any.Type) -> ArchiveUID {
+        let id = ObjectIdentifier(type)
+        if let uid = classUIDs[id] { return uid }
+        let uid = builder.classUID(archiveClass(for: type))
+        classUIDs[id] = uid
+        return uid
+    }
+
     /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
     func encodeReference<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveValue {
-        if let scalar = Self.foundationScalar(value) { return .uid(builder.append(scalar)) }
-        if let shaped = try encodeFoundationObject(value, codingPathNode: codingPathNode) { return .uid(shaped) }
-        if Swift.type(of: value as Any) is AnyClass {
+        switch kinds.kind(of: T.self) {
+        case .scalar:
+            return .uid(builder.append(Self.foundationScalar(value) ?? .uid(.null)))
+        case .foundationObject:
+            return .uid(try encodeFoundationObject(value, codingPathNode: codingPathNode))
+        case .list(let listType):
+            return .uid(try encodeList(listType, value, codingPathNode))
+        case .dictionary(let dictionaryType):
+            return .uid(try encodeDictionary(dictionaryType, value, codingPathNode))
+        case .object(let isClass):
+            guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
             let object = value as AnyObject
             if let uid = builder.uid(of: object) { return .uid(uid) }
             let uid = builder.reserve()
@@ -63,7 +83,30 @@ final class EncodingContext {
             pending.append((value, uid, codingPathNode))
             return .uid(uid)
         }
-        return try encodeInstance(value, into: nil, codingPathNode: codingPathNode)
+    }
+
+    private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: CodingPathNode) throws
+        -> ArchiveUID
+    {
+        precondition(L.self == T.self)
+        let list = unsafeBitCast(value, to: L.self)  // T is L: no runtime cast needed.
+        let elements = try list._archiveElements(self, path)
+        if list._archiveListClass == FoundationClass.orderedSet {
+            // NSOrderedSet keys each element: NS.object.0, NS.object.1 …
+            var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: elements.count)
+            for (i, element) in elements.enumerated() { fields["NS.object.\(i)"] = element }
+            return builder.appendInstance(FoundationClass.orderedSet, fields)
+        }
+        return builder.appendInstance(list._archiveListClass, [FoundationKey.objects: .array(elements)])
+    }
+
+    private func encodeDictionary<D: _ArchiveDictionaryEncodable, T>(_ type: D.Type, _ value: T, _ path: CodingPathNode)
+        throws -> ArchiveUID
+    {
+        precondition(D.self == T.self)
+        let (keys, objects) = try unsafeBitCast(value, to: D.self)._archiveEntries(self, path)
+        return builder.appendInstance(
+            FoundationClass.dictionary, [FoundationKey.keys: .array(keys), FoundationKey.objects: .array(objects)])
     }
 
     /// Encodes any value the archiver accepts: `nil`, ``ArchiveCoding`` objects, graph values, `Encodable` values.
@@ -145,18 +188,19 @@ final class EncodingContext {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
         try value.encode(to: encoder)
         let archiveClass = { self.archiveClass(for: Swift.type(of: value as Any)) }
+        let classUID = { self.classUID(for: Swift.type(of: value as Any)) }
         switch encoder.storage {
         case .none:
             let uid = reserved ?? builder.reserve()
-            builder.fillInstance(uid, archiveClass(), [:])
+            builder.fillInstance(uid, classUID: classUID(), [:])
             return .uid(uid)
         case .keyed(let storage):
             let uid = reserved ?? builder.reserve()
-            builder.fillInstance(uid, archiveClass(), storage.finish())
+            builder.fillInstance(uid, classUID: classUID(), storage.finish())
             return .uid(uid)
         case .unkeyed(let storage):
             let uid = reserved ?? builder.reserve()
-            builder.fillInstance(uid, archiveClass(), [FoundationKey.objects: storage.finish()])
+            builder.fillInstance(uid, classUID: classUID(), [FoundationKey.objects: storage.finish()])
             return .uid(uid)
         case .single(let single):
             guard let uid = reserved else {
@@ -203,29 +247,29 @@ final class EncodingContext {
     }
 
     /// The plist scalar of a value Foundation archives as a plain `$objects` entry (NSString, NSNumber, NSData).
+    /// Types are compared by identity, which costs a pointer comparison where a cast costs a runtime call.
     static func foundationScalar<T>(_ value: T) -> ArchiveValue? {
-        switch value {
-        case let v as String: .string(v)
-        case let v as Bool: .bool(v)
-        case let v as Int: .integer(Int64(v))
-        case let v as Int64: .integer(v)
-        case let v as Int32: .integer(Int64(v))
-        case let v as Int16: .integer(Int64(v))
-        case let v as Int8: .integer(Int64(v))
-        case let v as UInt: ArchiveValue.integer(exactly: v)
-        case let v as UInt64: ArchiveValue.integer(exactly: v)
-        case let v as UInt32: .integer(Int64(v))
-        case let v as UInt16: .integer(Int64(v))
-        case let v as UInt8: .integer(Int64(v))
-        case let v as Double: .real(v)
-        case let v as Float: .real(Double(v))
-        case let v as Data: .data([UInt8](v))
-        default: nil
-        }
+        func as_<U>(_: U.Type) -> U { unsafeBitCast(value, to: U.self) }  // Only after `T.self == U.self`.
+        if T.self == String.self { return .string(as_(String.self)) }
+        if T.self == Int.self { return .integer(Int64(as_(Int.self))) }
+        if T.self == Double.self { return .real(as_(Double.self)) }
+        if T.self == Bool.self { return .bool(as_(Bool.self)) }
+        if T.self == Int64.self { return .integer(as_(Int64.self)) }
+        if T.self == Int32.self { return .integer(Int64(as_(Int32.self))) }
+        if T.self == Int16.self { return .integer(Int64(as_(Int16.self))) }
+        if T.self == Int8.self { return .integer(Int64(as_(Int8.self))) }
+        if T.self == UInt.self { return ArchiveValue.integer(exactly: as_(UInt.self)) }
+        if T.self == UInt64.self { return ArchiveValue.integer(exactly: as_(UInt64.self)) }
+        if T.self == UInt32.self { return .integer(Int64(as_(UInt32.self))) }
+        if T.self == UInt16.self { return .integer(Int64(as_(UInt16.self))) }
+        if T.self == UInt8.self { return .integer(Int64(as_(UInt8.self))) }
+        if T.self == Float.self { return .real(Double(as_(Float.self))) }
+        if T.self == Data.self { return .data([UInt8](as_(Data.self))) }
+        return nil
     }
 
     /// Instances of Foundation classes for Swift types that map to them.
-    private func encodeFoundationObject<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveUID? {
+    private func encodeFoundationObject<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveUID {
         switch value {
         case let date as Date:
             return builder.appendInstance(FoundationClass.date, [FoundationKey.time: .real(date.timeIntervalSinceReferenceDate)])
@@ -236,16 +280,6 @@ final class EncodingContext {
         case let uuid as UUID:
             let bytes = withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) }
             return builder.appendInstance(FoundationClass.uuid, [FoundationKey.uuidBytes: .data(bytes)])
-        case let list as any _ArchiveListEncodable:
-            var elements: [ArchiveValue] = []
-            try list._forEachArchiveElement { elements.append(try encodeReference($0, codingPathNode: codingPathNode)) }
-            if list._archiveListClass == FoundationClass.orderedSet {
-                // NSOrderedSet keys each element: NS.object.0, NS.object.1 …
-                var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: elements.count)
-                for (i, element) in elements.enumerated() { fields["NS.object.\(i)"] = element }
-                return builder.appendInstance(FoundationClass.orderedSet, fields)
-            }
-            return builder.appendInstance(list._archiveListClass, [FoundationKey.objects: .array(elements)])
         case let range as ArchiveRange:
             return builder.appendInstance(FoundationClass.value, [
                 NSValueCoding.special: .integer(Int64(NSValueCoding.range)),
@@ -265,17 +299,53 @@ final class EncodingContext {
                 "NS.edgeval.top": .real(insets.top), "NS.edgeval.left": .real(insets.left),
                 "NS.edgeval.bottom": .real(insets.bottom), "NS.edgeval.right": .real(insets.right),
             ])
-        case let dictionary as any _ArchiveDictionaryEncodable:
-            var keys: [ArchiveValue] = []
-            var objects: [ArchiveValue] = []
-            try dictionary._forEachArchiveEntry { key, object in
-                keys.append(try encodeReference(key, codingPathNode: codingPathNode))
-                objects.append(try encodeReference(object, codingPathNode: codingPathNode))
-            }
-            return builder.appendInstance(
-                FoundationClass.dictionary, [FoundationKey.keys: .array(keys), FoundationKey.objects: .array(objects)])
         default:
-            return nil
+            preconditionFailure("\(T.self) was classified as a Foundation object")
         }
+    }
+}
+
+/// How a Swift type encodes, decided once per type.
+enum EncodeKind {
+    /// A plain entry: NSString, NSNumber, NSData.
+    case scalar
+    /// A Foundation instance: NSDate, NSURL, NSUUID, NSValue geometry.
+    case foundationObject
+    case list(any _ArchiveListEncodable.Type)
+    case dictionary(any _ArchiveDictionaryEncodable.Type)
+    /// `encode(to:)`; class instances are archived once each.
+    case object(isClass: Bool)
+}
+
+/// Remembers each type's ``EncodeKind`` in a short list compared by identity (see `TypeKindCache`).
+struct EncodeKindCache {
+    private var entries: [(type: ObjectIdentifier, kind: EncodeKind)] = []
+
+    private static let foundationObjects: [Any.Type] = [
+        Date.self, URL.self, UUID.self, ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self,
+        ArchiveEdgeInsets.self,
+    ]
+    private static let scalars: [Any.Type] = [
+        String.self, Int.self, Double.self, Bool.self, Int64.self, Int32.self, Int16.self, Int8.self, UInt.self,
+        UInt64.self, UInt32.self, UInt16.self, UInt8.self, Float.self, Data.self,
+    ]
+
+    mutating func kind<T>(of type: T.Type) -> EncodeKind {
+        let id = ObjectIdentifier(type)
+        for entry in entries where entry.type == id { return entry.kind }
+        let kind: EncodeKind
+        if Self.scalars.contains(where: { $0 == type }) {
+            kind = .scalar
+        } else if Self.foundationObjects.contains(where: { $0 == type }) {
+            kind = .foundationObject
+        } else if let list = type as? any _ArchiveListEncodable.Type {
+            kind = .list(list)
+        } else if let dictionary = type as? any _ArchiveDictionaryEncodable.Type {
+            kind = .dictionary(dictionary)
+        } else {
+            kind = .object(isClass: type is AnyClass)
+        }
+        entries.append((id, kind))
+        return kind
     }
 }

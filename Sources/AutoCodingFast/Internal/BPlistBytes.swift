@@ -30,6 +30,27 @@ enum BPlistBytes {
         }
     }
 
+    /// Whether `bytes[start..<start + other.count]` equals `other`; the range must be in bounds.
+    @inline(__always)
+    static func equal(_ bytes: UnsafeRawBufferPointer, at start: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = other.count
+        guard let a = bytes.baseAddress.map({ $0 + start }), let b = other.baseAddress.map(UnsafeRawPointer.init) else {
+            return count == 0
+        }
+        var i = 0
+        while i + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        while i < count {
+            if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Whether every byte of `bytes[start..<start+count]` is 7-bit ASCII.
     @inline(__always)
     static func isASCII(_ bytes: UnsafeRawBufferPointer, from start: Int, count: Int) -> Bool {

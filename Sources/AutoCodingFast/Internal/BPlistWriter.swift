@@ -14,28 +14,29 @@ struct BPlistWriter {
     /// A flattened object: a scalar, or a container whose child object numbers are in `refs`.
     private enum Flat {
         case scalar(ArchiveValue)
+        /// A string known to be 7-bit ASCII (written as its UTF-8 bytes) or not (written as UTF-16).
+        case string(String, ascii: Bool)
         case array(start: Int, count: Int)
         /// Keys at `refs[start..<start+count]`, values after them.
         case dictionary(start: Int, count: Int)
     }
 
-    /// Uniquing key: exact bits and bytes, so `0.0` and `-0.0`, or canonically equivalent but differently
-    /// encoded strings, stay distinct (Swift's `==` would merge them).
-    private enum ScalarKey: Hashable {
-        case bool(Bool)
-        case integer(Int64)
-        case unsignedInteger(UInt64)
-        case real(UInt64)
-        case date(UInt64)
-        case data([UInt8])
-        case asciiString(String)
-        case unicodeString([UInt8])
-        case uid(UInt32)
-    }
-
     private var objects: [Flat] = []
     private var refs: [Int] = []
-    private var unique: [ScalarKey: Int] = [:]
+    // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
+    // canonically equivalent strings with different code points (Swift's String `==` would merge them).
+    private var strings: [String: Int] = [:]
+    private var integers: [Int64: Int] = [:]
+    private var largeIntegers: [UInt64: Int] = [:]
+    private var reals: [UInt64: Int] = [:]
+    private var dates: [UInt64: Int] = [:]
+    private var datas: [[UInt8]: Int] = [:]
+    /// UIDs are usually small and dense: object numbers by UID value, -1 when not yet written. A UID far
+    /// beyond the objects written so far (a value tree is not validated) goes to `sparseUIDs` instead, so a
+    /// single large UID cannot allocate gigabytes.
+    private var uids: [Int] = []
+    private var sparseUIDs: [UInt32: Int] = [:]
+    private var booleans: [Int] = [-1, -1]
     /// Payload bytes of all objects except the container references, which depend on the final count.
     private var scalarBytes = 0
     private var containerRefs = 0
@@ -53,47 +54,88 @@ struct BPlistWriter {
         switch value {
         case .array(let elements):
             let number = objects.count
-            objects.append(.array(start: 0, count: 0))
-            let children = elements.map { flatten($0) }
-            objects[number] = .array(start: refs.count, count: children.count)
-            refs.append(contentsOf: children)
-            containerRefs += children.count
-            containerHeaders += Self.headerSize(count: children.count)
+            objects.append(.array(start: refs.count, count: elements.count))
+            let start = refs.count
+            refs.append(contentsOf: repeatElement(0, count: elements.count))
+            for (i, element) in elements.enumerated() { refs[start + i] = flatten(element) }
+            containerRefs += elements.count
+            containerHeaders += Self.headerSize(count: elements.count)
             return number
         case .dictionary(let entries):
             let number = objects.count
-            objects.append(.dictionary(start: 0, count: 0))
-            let keys = entries.keys.map { flatten(.string($0)) }
-            let values = entries.values.map { flatten($0) }
-            objects[number] = .dictionary(start: refs.count, count: keys.count)
-            refs.append(contentsOf: keys)
-            refs.append(contentsOf: values)
-            containerRefs += 2 * keys.count
-            containerHeaders += Self.headerSize(count: keys.count)
+            let n = entries.count
+            objects.append(.dictionary(start: refs.count, count: n))
+            let start = refs.count
+            refs.append(contentsOf: repeatElement(0, count: 2 * n))
+            for (i, (key, element)) in entries.enumerated() {
+                refs[start + i] = flattenString(key)
+                refs[start + n + i] = flatten(element)
+            }
+            containerRefs += 2 * n
+            containerHeaders += Self.headerSize(count: n)
             return number
-        default:
-            let key = Self.scalarKey(value)
-            if let existing = unique[key] { return existing }
-            let number = objects.count
-            unique[key] = number
-            objects.append(.scalar(value))
-            scalarBytes += Self.scalarSize(value)
-            return number
+        case .string(let s):
+            return flattenString(s)
+        case .uid(let u):
+            let index = u.index
+            if index < uids.count, uids[index] >= 0 { return uids[index] }
+            if index >= uids.count {
+                guard index < 2 * objects.count + 4096 else {
+                    if let existing = sparseUIDs[u.rawValue] { return existing }
+                    sparseUIDs[u.rawValue] = objects.count
+                    return appendScalar(value)
+                }
+                uids.append(contentsOf: repeatElement(-1, count: index + 1 - uids.count))
+            }
+            uids[index] = objects.count
+            return appendScalar(value)
+        case .integer(let v):
+            if let existing = integers[v] { return existing }
+            integers[v] = objects.count
+            return appendScalar(value)
+        case .unsignedInteger(let v):
+            if let signed = Int64(exactly: v) { return flatten(.integer(signed)) }
+            if let existing = largeIntegers[v] { return existing }
+            largeIntegers[v] = objects.count
+            return appendScalar(value)
+        case .real(let d):
+            if let existing = reals[d.bitPattern] { return existing }
+            reals[d.bitPattern] = objects.count
+            return appendScalar(value)
+        case .date(let d):
+            let key = d.timeIntervalSinceReferenceDate.bitPattern
+            if let existing = dates[key] { return existing }
+            dates[key] = objects.count
+            return appendScalar(value)
+        case .bool(let b):
+            let slot = b ? 1 : 0
+            if booleans[slot] >= 0 { return booleans[slot] }
+            booleans[slot] = objects.count
+            return appendScalar(value)
+        case .data(let bytes):
+            if let existing = datas[bytes] { return existing }
+            datas[bytes] = objects.count
+            return appendScalar(value)
         }
     }
 
-    private static func scalarKey(_ value: ArchiveValue) -> ScalarKey {
-        switch value {
-        case .bool(let b): return .bool(b)
-        case .integer(let v): return .integer(v)
-        case .unsignedInteger(let v): return v <= UInt64(Int64.max) ? .integer(Int64(v)) : .unsignedInteger(v)
-        case .real(let d): return .real(d.bitPattern)
-        case .date(let d): return .date(d.timeIntervalSinceReferenceDate.bitPattern)
-        case .data(let bytes): return .data(bytes)
-        case .string(let s): return isASCII(s) ? .asciiString(s) : .unicodeString(Array(s.utf8))
-        case .uid(let u): return .uid(u.rawValue)
-        case .array, .dictionary: preconditionFailure("containers are not uniqued")
+    private mutating func appendScalar(_ value: ArchiveValue) -> Int {
+        objects.append(.scalar(value))
+        scalarBytes += Self.scalarSize(value)
+        return objects.count - 1
+    }
+
+    private mutating func flattenString(_ s: String) -> Int {
+        if let existing = strings[s], case .string(let stored, _) = objects[existing], stored.utf8.elementsEqual(s.utf8) {
+            return existing
         }
+        let number = objects.count
+        if strings[s] == nil { strings[s] = number }
+        let ascii = Self.isASCII(s)
+        objects.append(.string(s, ascii: ascii))
+        let count = ascii ? s.utf8.count : s.utf16.count
+        scalarBytes += Self.headerSize(count: count) + (ascii ? count : 2 * count)
+        return number
     }
 
     private static func isASCII(_ s: String) -> Bool {
@@ -150,6 +192,8 @@ struct BPlistWriter {
                 switch object {
                 case .scalar(let value):
                     position = Self.writeScalar(value, to: out, at: position)
+                case .string(let string, let ascii):
+                    position = Self.writeString(string, ascii: ascii, to: out, at: position)
                 case .array(let start, let n):
                     position = Self.writeHeader(0xA0, count: n, to: out, at: position)
                     for i in start..<start + n {
@@ -217,20 +261,7 @@ struct BPlistWriter {
             p += bytes.count
             return p
         case .string(let s):
-            if isASCII(s) {
-                var p = writeHeader(0x50, count: s.utf8.count, to: out, at: position)
-                for byte in s.utf8 {
-                    out[p] = byte
-                    p += 1
-                }
-                return p
-            }
-            var p = writeHeader(0x60, count: s.utf16.count, to: out, at: position)
-            for unit in s.utf16 {
-                out.storeBytes(of: unit.bigEndian, toByteOffset: p, as: UInt16.self)
-                p += 2
-            }
-            return p
+            return writeString(s, ascii: isASCII(s), to: out, at: position)
         case .uid(let u):
             let width = uidWidth(u.rawValue)
             out[position] = 0x80 | UInt8(width - 1)
@@ -239,6 +270,25 @@ struct BPlistWriter {
         case .array, .dictionary:
             preconditionFailure("containers are written by serialize()")
         }
+    }
+
+    private static func writeString(_ s: String, ascii: Bool, to out: UnsafeMutableRawBufferPointer, at position: Int)
+        -> Int
+    {
+        if ascii {
+            var string = s
+            return string.withUTF8 { utf8 in
+                let p = writeHeader(0x50, count: utf8.count, to: out, at: position)
+                UnsafeMutableRawBufferPointer(rebasing: out[p..<p + utf8.count]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+                return p + utf8.count
+            }
+        }
+        var p = writeHeader(0x60, count: s.utf16.count, to: out, at: position)
+        for unit in s.utf16 {
+            out.storeBytes(of: unit.bigEndian, toByteOffset: p, as: UInt16.self)
+            p += 2
+        }
+        return p
     }
 
     private static func writeInteger(_ bits: UInt64, negative: Bool, to out: UnsafeMutableRawBufferPointer, at position: Int)
