@@ -7,7 +7,7 @@ struct AutoCodingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autocoding",
         abstract: "Read, validate and convert NSKeyedArchiver archives and property lists.",
-        subcommands: [Validate.self]
+        subcommands: [Validate.self, JSONCommand.self]
     )
 
     /// Runs the command. Usage errors exit with status 2 (not ArgumentParser's 64), as the documentation states.

@@ -8,11 +8,12 @@ struct JSONCommand: ParsableCommand {
         commandName: "json",
         abstract: "Print a keyed archive or property list as JSON.",
         discussion: """
-            An archive prints as {"$archiver": …, "$top": {…}}; each object prints as {"$class": …, "$uid": n, …}
-            the first time and as {"$ref": n} after that, so shared objects and cycles stay finite. A plain
-            property list prints as JSON of its value. Data prints as {"$data": "<base64>"}, dates as
-            {"$date": "<ISO 8601>"}. `autocoding encode` reads this form back.
-            Exit status: 0 on success, 1 when the file cannot be read or is not an archive or property list.
+            An archive prints as {"$archiver": …, "$top": {…}}. Each object prints as \
+            {"$class": …, "$uid": n, …} the first time and as {"$ref": n} after that, so shared objects \
+            and cycles stay finite. A plain property list prints as JSON of its value. Data prints as \
+            {"$data": "<base64>"}, dates as {"$date": "<ISO 8601>"}.
+
+            Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
             """
     )
 
@@ -43,7 +44,8 @@ struct JSONCommand: ParsableCommand {
             throw exit
         } catch {
             // Thrown errors would print as ArgumentParser's "Error: …"; the documented form is "error: …".
-            FileHandleOutput.standardError("error: \(path): \(error)")
+            // A file-system error already names the path.
+            FileHandleOutput.standardError(error is ArchiveFileError ? "error: \(error)" : "error: \(path): \(error)")
             throw ExitCode(1)
         }
         // One write of the whole text: large archives print megabytes, which print() would copy again.

@@ -111,7 +111,9 @@ struct ArchiveFileTests {
         let scratch = try Scratch()
         let value = ArchiveValue.dictionary(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000)])
         try ArchiveFile.write(value.binaryPropertyList(), to: scratch.file("half.archive"))
-        let error = #expect(throws: ArchiveError.self) { try ArchiveFile.read(contentsOf: scratch.file("half.archive")) }
+        let error = #expect(throws: ArchiveError.self) {
+            try ArchiveFile.read(contentsOf: scratch.file("half.archive"))
+        }
         #expect(error?.code == .missingKey)
     }
 

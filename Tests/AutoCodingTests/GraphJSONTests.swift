@@ -116,7 +116,7 @@ struct GraphJSONTests {
             "real": .inline(.real(1.0)),
             "boxedReal": .reference(.real(-0.1)),
             "tiny": .inline(.real(.leastNonzeroMagnitude)),
-            "nan": .inline(.real(.infinity)),
+            "infinity": .inline(.real(.infinity)),
             "minusInf": .reference(.real(-.infinity)),
             "bool": .inline(.bool(true)),
             "boxedBool": .reference(.bool(false)),
@@ -146,7 +146,7 @@ struct GraphJSONTests {
         #expect(text.contains(#""boxedInt": {"$entry": 42}"#))
         #expect(text.contains(#""big": 18446744073709551615"#))
         #expect(text.contains(#""real": 1.0"#))
-        #expect(text.contains(#""nan": {"$real": "inf"}"#))
+        #expect(text.contains(#""infinity": {"$real": "inf"}"#))
         #expect(text.contains(#""data": {"$data": "AAEC/w=="}"#))
         #expect(text.contains(#""date": {"$date": "2020-01-06T10:40:00.250Z"}"#))
         #expect(text.contains(#""$$data": 1"#))
@@ -236,7 +236,7 @@ struct GraphJSONTests {
         (#"{"$archiver": "A"}"#, "no $top"),
         (#"{"$archiver": "A", "$top": {}, "extra": 1}"#, "unexpected key"),
         (#"{"$archiver": "A", "$top": {"root": {"$ref": 9}}}"#, "names no object"),
-        (#"{"$archiver": "A", "$top": {"a": {"$class": "X", "$uid": 1}, "b": {"$class": "X", "$uid": 1}}}"#, "defined twice"),
+        (#"{"$archiver": "A", "$top": {"a": {"$class": "X", "$uid": 1}, "b": {"$uid": 1, "$class": "X"}}}"#, "twice"),
         (#"{"$archiver": "A", "$top": {"root": {"$data": "!!!"}}}"#, "base64"),
         (#"{"$archiver": "A", "$top": {"root": {"$date": "yesterday"}}}"#, "ISO 8601"),
         (#"{"$archiver": "A", "$top": {"root": {"$inline": null}}}"#, "null is not"),
@@ -255,7 +255,10 @@ struct GraphJSONTests {
     }
 
     @Test func readsForwardReferencesAndUnnumberedObjects() throws {
-        let text = #"{"$archiver": "A", "$top": {"a": {"$ref": 5}, "b": {"$class": "X", "$uid": 5, "n": {"$class": "Y"}}}}"#
+        // Hand-written JSON: a reference before its definition, `$uid` before `$class`, an object without `$uid`.
+        let text = """
+            {"$archiver": "A", "$top": {"a": {"$ref": 5}, "b": {"$uid": 5, "$class": "X", "n": {"$class": "Y"}}}}
+            """
         let graph = try ArchiveGraph(json: Data(text.utf8))
         #expect(graph.roots["a"]?.object === graph.roots["b"]?.object)
         #expect(graph.roots["b"]?.object?["n"]?.object?.className == "Y")

@@ -136,12 +136,12 @@ public enum ArchiveFile {
         try bytes.withUnsafeBytes { try write(buffer: $0, to: path, atomically: atomically) }
     }
 
-    /// Writes `data` to `path`; see ``write(_:to:atomically:)-([UInt8],_,_)``.
+    /// Writes `data` to `path`; see the `[UInt8]` overload.
     public static func write(_ data: Data, to path: String, atomically: Bool = true) throws {
         try data.withUnsafeBytes { try write(buffer: $0, to: path, atomically: atomically) }
     }
 
-    /// Writes any collection of bytes to `path`; see ``write(_:to:atomically:)-([UInt8],_,_)``.
+    /// Writes any collection of bytes to `path`; see the `[UInt8]` overload.
     public static func write(_ bytes: some Collection<UInt8>, to path: String, atomically: Bool = true) throws {
         let done: Void? = try bytes.withContiguousStorageIfAvailable {
             try write(buffer: UnsafeRawBufferPointer($0), to: path, atomically: atomically)
@@ -310,7 +310,7 @@ extension ArchiveGraph {
         }
     }
 
-    /// Encodes the graph and writes it to a file, atomically by default (see ``ArchiveFile/write(_:to:atomically:)-([UInt8],_,_)``).
+    /// Encodes the graph and writes it to a file, atomically by default (see `ArchiveFile.write(_:to:atomically:)`).
     public func write(to path: String, format: ArchiveFile.Format = .binary, atomically: Bool = true) throws {
         let bytes: [UInt8]
         switch format {

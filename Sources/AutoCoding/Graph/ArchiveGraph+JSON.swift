@@ -14,7 +14,8 @@ import OrderedCollections
 // | `.array` / `.dictionary` (in place)  | a JSON array / a JSON object without markers                      |
 // | string                               | `"text"` (referenced) or `{"$inline": "text"}`                    |
 // | bool, number, data, date, UID        | plain (in place) or `{"$entry": …}` (its own `$objects` entry)    |
-// | data / date / UID / non-finite real  | `{"$data": "<base64>"}`, `{"$date": "<ISO 8601>"}`, `{"$cfuid": n}`, `{"$real": "nan"}` |
+// | data, date                           | `{"$data": "<base64>"}`, `{"$date": "<ISO 8601>"}`                |
+// | UID, non-finite real                 | `{"$cfuid": n}`, `{"$real": "nan"}` (or `"inf"`, `"-inf"`)        |
 //
 // Why the default form depends on the type: NSKeyedArchiver stores strings as their own `$objects` entries
 // (`encodeObject:` of an NSString) and numbers, booleans and bytes in place (`encodeInteger:`, `encodeBool:`,
@@ -706,7 +707,9 @@ enum JSONParser {
             parsing: while true {
                 // A value is expected here.
                 scanner.skipWhitespace()
-                guard let byte = scanner.peek() else { throw scanner.error("unexpected end of input, expected a value") }
+                guard let byte = scanner.peek() else {
+                    throw scanner.error("unexpected end of input, expected a value")
+                }
                 var finishedValue = true
                 switch byte {
                 case UInt8(ascii: "{"):
@@ -1015,7 +1018,8 @@ struct GraphJSONBuilder {
         let context = try childContext()
         guard context == .graph || context == .plist else {
             throw ArchiveJSONError(
-                context == .document ? "the document must be an object with $archiver and $top" : "$top must be an object")
+                context == .document
+                    ? "the document must be an object with $archiver and $top" : "$top must be an object")
         }
         stack.append(Frame(context: context, isObject: false))
     }
@@ -1177,7 +1181,9 @@ struct GraphJSONBuilder {
                     throw ArchiveJSONError("$classes must be an array of strings")
                 }
                 chain = try names.map {
-                    guard case .string(let s) = $0 else { throw ArchiveJSONError("$classes must be an array of strings") }
+                    guard case .string(let s) = $0 else {
+                        throw ArchiveJSONError("$classes must be an array of strings")
+                    }
                     return s
                 }
             case GraphJSONKey.uid:
@@ -1187,7 +1193,8 @@ struct GraphJSONBuilder {
                 number = value
             default:
                 guard !GraphJSONKey.isMarker(key) else {
-                    throw ArchiveJSONError("unexpected marker \"\(key)\" in an object; escape field names as \"$\(key)\"")
+                    throw ArchiveJSONError(
+                        "unexpected marker \"\(key)\" in an object; escape field names as \"$\(key)\"")
                 }
                 fields[GraphJSONKey.unescape(key)] = Self.graphValue(node)
             }

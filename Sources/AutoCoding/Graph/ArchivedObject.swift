@@ -23,6 +23,23 @@ public final class ArchivedObject {
         self.init(archiveClass: ArchiveClass(name: className, chain: chain), fields: fields)
     }
 
+    /// Releases the fields without recursion: the default release of a long chain of objects would recurse
+    /// once per link and overflow the stack (a decoded archive can be a million objects long).
+    deinit {
+        var pending = Array(fields.values)
+        fields = [:]
+        while let value = pending.popLast() {
+            switch value {
+            case .object(var object) where isKnownUniquelyReferenced(&object):
+                pending.append(contentsOf: object.fields.values)
+                object.fields = [:]
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .dictionary(let entries): pending.append(contentsOf: entries.values)
+            default: break
+            }
+        }
+    }
+
     /// The class name.
     public var className: String { archiveClass.name }
 
