@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 // Build with `-Xswiftc -DAUTOCODING_INTERNAL_CHECKS` to turn on `_checkInvariants()` in the engine.
@@ -13,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     ],
     targets: [
         .systemLibrary(
@@ -27,10 +30,20 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .macro(
+            name: "AutoCodingMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
         .target(
             name: "AutoCoding",
             dependencies: [
                 "AutoCodingFast",
+                "AutoCodingMacros",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -49,6 +62,14 @@ let package = Package(
         .testTarget(
             name: "AutoCodingTests",
             dependencies: ["AutoCoding"]
+        ),
+        .testTarget(
+            name: "AutoCodingMacrosTests",
+            dependencies: [
+                "AutoCodingMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ]
         ),
         .testTarget(
             name: "AutoCodingCLITests",

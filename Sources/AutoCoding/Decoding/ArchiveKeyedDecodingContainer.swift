@@ -27,7 +27,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         return object
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { context.resolve(try entry(key)).isNull }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        let node = context.resolve(try entry(key))
+        return node.isNull || context.className(of: node) == "NSNull"
+    }
 
     // MARK: Scalars: no coding-path node is built unless there is an error.
 

@@ -163,7 +163,88 @@ final class DecodingContext {
             return try nested(path) { try decodeDictionary(dictionaryType, as: T.self, node: node, path: path) }
         case .object(let isClass):
             return try decodeInstance(type, node: node, path: path, isClass: isClass)
+        case .autoCodingObject(let autoType):
+            return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: path)
         }
+    }
+
+    // MARK: @AutoCoding objects: allocate, register, fill later
+
+    /// Objects allocated but not yet filled, and whether a drain is running (then new ones just queue).
+    private struct Fill {
+        var object: any AutoCodingObject
+        var node: Node
+        var path: CodingPathNode
+    }
+    @exclusivity(unchecked) private var fills: [Fill] = []
+    @exclusivity(unchecked) private var isDraining = false
+
+    /// Allocates an `@AutoCoding` object, registers it under its UID before any field is read, and queues
+    /// its fields. References to it met while filling (cycles, `weak` back-pointers) get the same instance,
+    /// and filling runs from a worklist, so chains of any length cost no stack.
+    private func decodeAutoCodingObject<A: AutoCodingObject, T>(_ type: A.Type, as: T.Type, node: Node,
+                                                                path: CodingPathNode) throws -> T
+    {
+        guard !node.isNull else {
+            throw DecodingError.valueNotFound(T.self, .init(codingPath: path.path, debugDescription: "Found $null."))
+        }
+        guard index.records[node.object].kind == .dictionary, node.uid != nil else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: describe(node))
+        }
+        if let uid = node.uid, let existing = instances[uid] {
+            guard let instance = existing as? T else {
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
+            }
+            return instance
+        }
+        let object: any AutoCodingObject
+        let result: T
+        if !classes.isEmpty, let name = className(of: node), let registered = classes[name] as? any AutoCodingObject.Type,
+            registered != A.self
+        {
+            object = registered.init(autoCodingShell: AutoCodingShell())
+            guard let cast = object as? T else {
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(registered), registered for \(name)")
+            }
+            result = cast
+        } else {
+            precondition(A.self == T.self)
+            let shell = A(autoCodingShell: AutoCodingShell())
+            object = shell
+            result = unsafeBitCast(shell, to: T.self)  // A is T: no runtime cast needed.
+        }
+        if let uid = node.uid { instances[uid] = object }
+        // A queued object's path names its UID: paths through a long chain would grow one link per object.
+        fills.append(Fill(object: object, node: node, path: CodingPathNode.root.appending(ArchiveCodingKey("$objects[\(node.uid ?? 0)]"))))
+        guard !isDraining else { return result }
+        try drainFills()
+        // The outermost call hands out the substitute, if the object chose one.
+        if let uid = node.uid, let final = instances[uid], final !== object, let substitute = final as? T {
+            return substitute
+        }
+        return result
+    }
+
+    /// Fills queued objects until none is left: hooks, then the generated `decodeProperties(from:)`.
+    func drainFills() throws {
+        guard !isDraining else { return }
+        isDraining = true
+        defer { isDraining = false }
+        while let fill = fills.popLast() {
+            let decoder = _ArchiveDecoder(context: self, node: fill.node, codingPathNode: fill.path)
+            try fill.object.autoCodingWillDecode(from: decoder)
+            try fill.object.decodeProperties(from: decoder)
+            try fill.object.autoCodingDidDecode(from: decoder)
+            let replacement = fill.object.autoCodingReplacement()
+            if replacement !== fill.object, let uid = fill.node.uid { instances[uid] = replacement }
+        }
+    }
+
+    /// Decodes the object at `node` into an existing `@AutoCoding` instance (`setValues(fromArchive:)`).
+    func fill(_ object: any AutoCodingObject, from node: Node) throws {
+        if let uid = node.uid { instances[uid] = object }
+        fills.append(Fill(object: object, node: node, path: .root))
+        try drainFills()
     }
 
     /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth``.
@@ -250,6 +331,7 @@ enum DecodeKind {
     case list(any _ArchiveListDecodable.Type)
     case dictionary(any _ArchiveDictionaryDecodable.Type)
     case object(isClass: Bool)
+    case autoCodingObject(any AutoCodingObject.Type)
 }
 
 /// Remembers each type's ``DecodeKind``. A decode meets few types, so a short list compared by identity
@@ -267,6 +349,8 @@ struct TypeKindCache {
             kind = .list(list)
         } else if let dictionary = type as? any _ArchiveDictionaryDecodable.Type {
             kind = .dictionary(dictionary)
+        } else if let autoCoding = type as? any AutoCodingObject.Type {
+            kind = .autoCodingObject(autoCoding)
         } else {
             kind = .object(isClass: type is AnyClass)
         }

@@ -53,4 +53,19 @@ public struct KeyedArchiveDecoder {
         }
         return try DecodingContext(decoder: self, view: view).decode(type, top: root)
     }
+
+    /// Decodes the root object of `bytes` into an existing `@AutoCoding` instance.
+    func decodeProperties(into object: any AutoCodingObject, from bytes: [UInt8]) throws {
+        let view: KeyedArchiveView
+        do {
+            view = try KeyedArchiveView(bytes: bytes, options: options)
+        } catch {
+            throw DecodingError.archiveCorrupted("The data is not a valid keyed archive: \(error)", at: .root, underlying: error)
+        }
+        let context = DecodingContext(decoder: self, view: view)
+        guard let root = view.rootUID else {
+            throw DecodingError.valueNotFound(Swift.type(of: object), .init(codingPath: [], debugDescription: "no root object"))
+        }
+        try context.fill(object, from: context.resolve(context.view.topEntry(ArchiveKey.root, in: context.raw) ?? view.objectNumber(root, in: context.raw)))
+    }
 }

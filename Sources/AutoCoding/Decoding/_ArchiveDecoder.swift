@@ -28,7 +28,8 @@ struct _ArchiveDecoder: Decoder {
 }
 
 extension _ArchiveDecoder: SingleValueDecodingContainer {
-    func decodeNil() -> Bool { node.isNull }
+    /// `$null`, and an `NSNull` instance, read as nil (so `NSNull` in an optional property is `nil`).
+    func decodeNil() -> Bool { node.isNull || context.className(of: node) == "NSNull" }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let value = try FoundationValues.decode(type, node: node, context: context, path: codingPathNode) {

@@ -1,4 +1,5 @@
 import AutoCodingFast
+import Foundation
 
 /// Writes an object's fields. Numbers and booleans are stored in place, as `encodeInteger:forKey:` and
 /// `encodeBool:forKey:` store them; strings and everything else become `$objects` entries referenced by UID.
@@ -29,6 +30,11 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(InlineScalar.integer(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // Numbers and booleans reached through generic code are stored in place too, as Apple's coder does.
+        if T.self != String.self, T.self != Data.self, let scalar = EncodingContext.foundationScalar(value) {
+            set(scalar, key)
+            return
+        }
         set(try encoder.context.encodeReference(value, codingPathNode: codingPathNode.appending(ArchiveCodingKey(key))), key)
     }
 

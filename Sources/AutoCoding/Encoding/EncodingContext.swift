@@ -80,7 +80,8 @@ final class EncodingContext {
             if let uid = builder.uid(of: object) { return .uid(uid) }
             let uid = builder.reserve()
             builder.remember(object, as: uid)
-            pending.append((value, uid, codingPathNode))
+            // The queued instance's path names its UID: paths through a long chain would grow one link per object.
+            pending.append((value, uid, CodingPathNode.root.appending(ArchiveCodingKey("$objects[\(uid.rawValue)]"))))
             return .uid(uid)
         }
     }
@@ -186,7 +187,13 @@ final class EncodingContext {
         throws -> ArchiveValue
     {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
-        try value.encode(to: encoder)
+        if let object = value as? any AutoCodingObject {
+            try object.autoCodingWillEncode(to: encoder)
+            try value.encode(to: encoder)
+            try object.autoCodingDidEncode(to: encoder)
+        } else {
+            try value.encode(to: encoder)
+        }
         let archiveClass = { self.archiveClass(for: Swift.type(of: value as Any)) }
         let classUID = { self.classUID(for: Swift.type(of: value as Any)) }
         switch encoder.storage {

@@ -1,0 +1,34 @@
+/// Gives a class or struct archiving from its stored properties, with no hand-written coding.
+///
+/// The macro writes the `Codable` conformance (one keyed field per stored property, keyed by the property
+/// name), the static property table ``AutoCodingObject/codableProperties``, and for classes the two-phase
+/// decode that lets reference cycles come back with identity: an instance is allocated first
+/// (`init(autoCodingShell:)`), registered, and then filled (`decodeProperties(from:)`). Classes also get
+/// `==` and `hash(into:)` from their properties unless `identityEquality` is true.
+///
+/// What is coded: every stored `var` (and, in structs, `let`) except `lazy` ones and those marked
+/// ``Uncodable()``. Class properties need a default value or an optional type, so that the class can be
+/// allocated before it is decoded. Rename a key with ``ArchiveKey(_:_:)``; the extra names are read when
+/// the first is missing (old archives).
+///
+/// Subclassing an `@AutoCoding` class crashes the Swift 6.3.1 compiler (see the *Automatic model coding*
+/// article), so keep such classes unsubclassed for now.
+@attached(
+    member,
+    names: named(codableProperties), named(init(autoCodingShell:)), named(init(from:)), named(init),
+    named(encode(to:)), named(decodeProperties(from:))
+)
+@attached(
+    extension, conformances: AutoCodingObject, AutoCodingValue, Hashable,
+    names: named(==), named(hash(into:)), named(codableProperties), named(init(from:)), named(encode(to:))
+)
+public macro AutoCoding(identityEquality: Bool = false) = #externalMacro(module: "AutoCodingMacros", type: "AutoCodingMacro")
+
+/// Leaves a stored property out of ``AutoCoding(identityEquality:)`` archiving.
+@attached(peer)
+public macro Uncodable() = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")
+
+/// Archives a property under `key` instead of its name; `fallbacks` are read, in order, when `key` is
+/// missing (for archives written before a rename, or with Objective-C ivar names such as `_name`).
+@attached(peer)
+public macro ArchiveKey(_ key: String, _ fallbacks: String...) = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")

@@ -1,0 +1,123 @@
+import AutoCodingFast
+import Foundation
+
+/// A coding key made from any string: `@AutoCoding` keys are property names, `@ArchiveKey` names and
+/// fallbacks, which no single enum lists.
+public struct AutoCodingKey: CodingKey, Hashable, Sendable {
+    /// The key.
+    public var stringValue: String
+    /// Always nil.
+    public var intValue: Int? { nil }
+    /// Creates a key.
+    public init(_ stringValue: String) { self.stringValue = stringValue }
+    /// Creates a key.
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    /// Integer keys are not used.
+    public init?(intValue: Int) { nil }
+}
+
+/// The calls `@AutoCoding`'s generated code makes. Not meant to be called directly.
+public enum AutoCodingSupport {
+    /// The declared type of a property, from its key path.
+    public static func type<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Any.Type { Value.self }
+
+    /// Writes a property.
+    public static func encode<T: Encodable>(_ value: T, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String)
+        throws
+    {
+        try container.encode(value, forKey: AutoCodingKey(key))
+    }
+
+    /// Writes an optional property; `nil` writes nothing (the key is absent), as AutoCoding does.
+    public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String)
+        throws
+    {
+        try container.encodeIfPresent(value, forKey: AutoCodingKey(key))
+    }
+
+    /// Reads a property from the first of `keys` present; leaves it unchanged when none is. A value of
+    /// another type is an error naming the owner, the key, the expected and the found type.
+    public static func decode<T: Decodable>(_ property: inout T, from container: KeyedDecodingContainer<AutoCodingKey>,
+                                            keys: [String], in owner: Any.Type) throws
+    {
+        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
+        do {
+            property = try container.decode(T.self, forKey: key)
+        } catch let error as DecodingError {
+            throw describe(error, owner: owner, key: key.stringValue)
+        }
+    }
+
+    /// Reads an optional property: `$null` and `NSNull` read as nil.
+    public static func decode<T: Decodable>(_ property: inout T?, from container: KeyedDecodingContainer<AutoCodingKey>,
+                                            keys: [String], in owner: Any.Type) throws
+    {
+        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
+        do {
+            property = try container.decodeNil(forKey: key) ? nil : container.decode(T.self, forKey: key)
+        } catch let error as DecodingError {
+            throw describe(error, owner: owner, key: key.stringValue)
+        }
+    }
+
+    /// The same error, with a description that names the class and the key.
+    static func describe(_ error: DecodingError, owner: Any.Type, key: String) -> DecodingError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .typeMismatch(type, .init(
+                codingPath: context.codingPath,
+                debugDescription: "\(owner).\(key): \(context.debugDescription)", underlyingError: context.underlyingError))
+        case .valueNotFound(let type, let context):
+            return .valueNotFound(type, .init(
+                codingPath: context.codingPath,
+                debugDescription: "\(owner).\(key): \(context.debugDescription)", underlyingError: context.underlyingError))
+        default:
+            return error
+        }
+    }
+
+    /// `==` for `@AutoCoding` classes: the same class and equivalent archived graphs (cycles and sharing
+    /// included), so equality follows the properties and terminates on cyclic graphs.
+    public static func isEqual<T: AutoCodingObject>(_ lhs: T, _ rhs: T) -> Bool {
+        if lhs === rhs { return true }
+        guard Swift.type(of: lhs) == Swift.type(of: rhs),
+            let left = try? KeyedArchiveEncoder().encodeArchive(lhs), let right = try? KeyedArchiveEncoder().encodeArchive(rhs),
+            let a = try? ArchiveGraph(archive: left), let b = try? ArchiveGraph(archive: right)
+        else { return false }
+        return a.isEquivalent(to: b)
+    }
+
+    /// `hash(into:)` for `@AutoCoding` classes: the class and its scalar properties, which `==` compares too.
+    public static func hash<T: AutoCodingObject>(_ value: T, into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(Swift.type(of: value)))
+        guard let archive = try? KeyedArchiveEncoder().encodeArchive(value), let root = archive.rootUID,
+            case .dictionary(let fields)? = archive[root]
+        else { return }
+        for (key, field) in fields where key != ArchiveKey.class {
+            switch field {
+            case .uid(let uid):
+                if case .string(let s)? = archive[uid] { hasher.combine(key); hasher.combine(s) }
+            case .array, .dictionary: break
+            default: hasher.combine(key); hasher.combine(field)
+            }
+        }
+    }
+}
+
+extension AutoCodingSupport {
+    /// Reads a struct property that has no default value: the first of `keys` must be present.
+    public static func decodeRequired<T: Decodable>(_ type: T.Type, from container: KeyedDecodingContainer<AutoCodingKey>,
+                                                    keys: [String], in owner: Any.Type) throws -> T
+    {
+        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else {
+            throw DecodingError.keyNotFound(
+                AutoCodingKey(keys[0]),
+                .init(codingPath: container.codingPath, debugDescription: "\(owner).\(keys[0]) is missing"))
+        }
+        do {
+            return try container.decode(T.self, forKey: key)
+        } catch let error as DecodingError {
+            throw describe(error, owner: owner, key: key.stringValue)
+        }
+    }
+}

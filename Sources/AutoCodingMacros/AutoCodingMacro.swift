@@ -1,0 +1,250 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@AutoCoding`: archiving from stored properties for classes (two-phase decode, identity kept) and structs.
+///
+/// Classes get their members from the member role and their conformances from the extension role. The members
+/// of a non-final class are overridable, so a hand-written subclass can add its own properties.
+public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
+    // MARK: Members (classes)
+
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+            if !declaration.is(StructDeclSyntax.self) {
+                context.diagnose(Diagnostic(node: node, message: Message.notClassOrStruct))
+            }
+            return []  // Structs get everything from the extension role.
+        }
+        let properties = StoredProperty.all(in: classDecl.memberBlock.members)
+        let problems = diagnostics(properties, isClass: true)
+        guard problems.isEmpty else {
+            problems.forEach(context.diagnose)
+            return []
+        }
+
+        let name = classDecl.name.trimmedDescription
+        let access = accessLevel(of: classDecl.modifiers)
+        let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+        let staticKind = isFinal ? "static" : "class"
+        let declaresInit = classDecl.memberBlock.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
+
+        var members: [DeclSyntax] = [
+            """
+            /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+            \(raw: access)\(raw: staticKind) var codableProperties: [(name: String, type: Any.Type)] {
+                \(raw: propertyTable(properties, typeName: name))
+            }
+            """,
+            """
+            /// Allocates an instance with default property values, to be filled by decoding.
+            \(raw: access)required init(autoCodingShell: AutoCodingShell) {}
+            """,
+            """
+            /// Decodes an instance: allocates it, then fills its properties.
+            \(raw: access)required convenience init(from decoder: any Decoder) throws {
+                self.init(autoCodingShell: AutoCodingShell())
+                try autoCodingWillDecode(from: decoder)
+                try decodeProperties(from: decoder)
+                try autoCodingDidDecode(from: decoder)
+            }
+            """,
+            """
+            /// Encodes the archived properties.
+            \(raw: access)func encode(to encoder: any Encoder) throws {
+                \(raw: encodeBody(properties))
+            }
+            """,
+            """
+            /// Reads the archived properties present in `decoder`.
+            \(raw: access)func decodeProperties(from decoder: any Decoder) throws {
+                \(raw: decodeBody(properties, typeName: name))
+            }
+            """,
+        ]
+        if !declaresInit {
+            // Declaring `init(autoCodingShell:)` would hide the implicit `init()`; keep it.
+            members.append("\(raw: access)init() {}")
+        }
+        return members
+    }
+
+    // MARK: Conformances
+
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        let missing = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
+        if let classDecl = declaration.as(ClassDeclSyntax.self) {
+            // The member role reports the problems; here they only stop the expansion.
+            guard diagnostics(StoredProperty.all(in: classDecl.memberBlock.members), isClass: true).isEmpty else { return [] }
+            let access = accessLevel(of: classDecl.modifiers)
+            var extensions: [ExtensionDeclSyntax] = []
+            if missing.contains("AutoCodingObject") {
+                extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): AutoCodingObject {}"))
+            }
+            if missing.contains("Hashable") && !identityEquality(node) {
+                extensions.append(
+                    try ExtensionDeclSyntax(
+                        """
+                        extension \(type.trimmed): Hashable {
+                            /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
+                            \(raw: access)static func == (lhs: \(type.trimmed), rhs: \(type.trimmed)) -> Bool {
+                                AutoCodingSupport.isEqual(lhs, rhs)
+                            }
+                            /// Hashes the class and the scalar property values.
+                            \(raw: access)func hash(into hasher: inout Hasher) {
+                                AutoCodingSupport.hash(self, into: &hasher)
+                            }
+                        }
+                        """))
+            }
+            return extensions
+        }
+        guard let structDecl = declaration.as(StructDeclSyntax.self), missing.contains("AutoCodingValue") else { return [] }
+        let properties = StoredProperty.all(in: structDecl.memberBlock.members)
+        let problems = diagnostics(properties, isClass: false)
+        guard problems.isEmpty else {
+            problems.forEach(context.diagnose)
+            return []
+        }
+        let access = accessLevel(of: structDecl.modifiers)
+        let name = structDecl.name.trimmedDescription
+        let decodable = properties.filter { !($0.isLet && $0.hasDefault) }
+        let initBody = decodable.map { property -> String in
+            let keys = property.keys.map { "\"\($0)\"" }.joined(separator: ", ")
+            if property.hasDefault || property.isOptional {
+                let prefix = property.hasDefault ? "" : "self.\(property.name) = nil\n"
+                return prefix + "try AutoCodingSupport.decode(&self.\(property.name), from: container, keys: [\(keys)], in: \(name).self)"
+            }
+            return "self.\(property.name) = try AutoCodingSupport.decodeRequired(\(property.type?.trimmedDescription ?? "Never").self, from: container, keys: [\(keys)], in: \(name).self)"
+        }.joined(separator: "\n")
+        return [
+            try ExtensionDeclSyntax(
+                """
+                extension \(type.trimmed): AutoCodingValue {
+                    /// The properties `@AutoCoding` archives.
+                    \(raw: access)static var codableProperties: [(name: String, type: Any.Type)] {
+                        \(raw: propertyTable(properties, typeName: name))
+                    }
+                    /// Decodes the archived properties; missing keys keep their default values.
+                    \(raw: access)init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                        \(raw: initBody)
+                    }
+                    /// Encodes the archived properties.
+                    \(raw: access)func encode(to encoder: any Encoder) throws {
+                        \(raw: encodeBody(properties))
+                    }
+                }
+                """)
+        ]
+    }
+
+    // MARK: Generated code
+
+    private static func propertyTable(_ properties: [StoredProperty], typeName: String) -> String {
+        let entries = properties.map { "(\"\($0.name)\", AutoCodingSupport.type(of: \\\(typeName).\($0.name)))" }
+        return "[" + entries.joined(separator: ", ") + "]"
+    }
+
+    private static func encodeBody(_ properties: [StoredProperty]) -> String {
+        guard !properties.isEmpty else { return "_ = encoder.container(keyedBy: AutoCodingKey.self)" }
+        return (["var container = encoder.container(keyedBy: AutoCodingKey.self)"]
+            + properties.map { "try AutoCodingSupport.encode(self.\($0.name), to: &container, key: \"\($0.keys[0])\")" })
+            .joined(separator: "\n")
+    }
+
+    private static func decodeBody(_ properties: [StoredProperty], typeName: String) -> String {
+        guard !properties.isEmpty else { return "_ = try decoder.container(keyedBy: AutoCodingKey.self)" }
+        return (["let container = try decoder.container(keyedBy: AutoCodingKey.self)"]
+            + properties.map { property in
+                let keys = property.keys.map { "\"\($0)\"" }.joined(separator: ", ")
+                return "try AutoCodingSupport.decode(&self.\(property.name), from: container, keys: [\(keys)], in: \(typeName).self)"
+            })
+            .joined(separator: "\n")
+    }
+
+    private static func accessLevel(of modifiers: DeclModifierListSyntax) -> String {
+        modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) } ? "public " : ""
+    }
+
+    private static func identityEquality(_ node: AttributeSyntax) -> Bool { booleanArgument("identityEquality", of: node) }
+
+    private static func booleanArgument(_ label: String, of node: AttributeSyntax) -> Bool {
+        guard case .argumentList(let arguments) = node.arguments else { return false }
+        return arguments.contains {
+            $0.label?.text == label && $0.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+        }
+    }
+
+    // MARK: Diagnostics
+
+    /// The problems that stop properties from being archived.
+    private static func diagnostics(_ properties: [StoredProperty], isClass: Bool) -> [Diagnostic] {
+        properties.compactMap { property in
+            if let reason = property.unarchivableReason {
+                return Diagnostic(
+                    node: property.binding, message: Message.unarchivable(property.name, reason),
+                    fixIt: FixIt(message: Message.markUncodable(property.name), changes: [
+                        .replace(oldNode: Syntax(property.declaration), newNode: Syntax(markedUncodable(property.declaration)))
+                    ]))
+            }
+            if isClass && property.isLet {
+                return Diagnostic(node: property.binding, message: Message.letInClass(property.name))
+            }
+            if isClass && !property.hasDefault && !property.isOptional {
+                return Diagnostic(node: property.binding, message: Message.needsDefault(property.name))
+            }
+            if !isClass && !property.hasDefault && !property.isOptional && property.type == nil {
+                return Diagnostic(node: property.binding, message: Message.needsType(property.name))
+            }
+            return nil
+        }
+    }
+
+    private static func markedUncodable(_ declaration: VariableDeclSyntax) -> VariableDeclSyntax {
+        // The attribute takes over the declaration's leading trivia (newline, indentation).
+        var marked = declaration.with(\.leadingTrivia, [])
+        let attribute = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("Uncodable")))
+            .with(\.leadingTrivia, declaration.leadingTrivia)
+            .with(\.trailingTrivia, .space)
+        marked.attributes.insert(.attribute(attribute), at: marked.attributes.startIndex)
+        return marked
+    }
+}
+
+/// The macro's diagnostics.
+enum Message: DiagnosticMessage, FixItMessage {
+    case notClassOrStruct
+    case unarchivable(String, String)
+    case letInClass(String)
+    case needsDefault(String)
+    case needsType(String)
+    case markUncodable(String)
+
+    var message: String {
+        switch self {
+        case .notClassOrStruct: "@AutoCoding applies to classes and structs"
+        case .unarchivable(let name, let reason):
+            "stored property '\(name)' cannot be archived: its type is \(reason); mark it @Uncodable to leave it out"
+        case .letInClass(let name):
+            "@AutoCoding fills a class after allocating it, so '\(name)' must be 'var' (or mark it @Uncodable)"
+        case .needsDefault(let name):
+            "@AutoCoding allocates the class before decoding it, so '\(name)' needs a default value or an optional type"
+        case .needsType(let name): "'\(name)' needs a type annotation or a default value"
+        case .markUncodable(let name): "Mark '\(name)' @Uncodable"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "AutoCoding", id: String("\(self)".prefix { $0 != "(" }))
+    }
+    var severity: DiagnosticSeverity { .error }
+    var fixItID: MessageID { diagnosticID }
+}

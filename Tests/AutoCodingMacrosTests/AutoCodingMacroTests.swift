@@ -1,0 +1,287 @@
+import AutoCodingMacros
+import MacroTesting
+import SwiftSyntaxMacroExpansion
+import Testing
+
+/// The macros, with the conformances the compiler passes for a type that has none of them yet (a root class or
+/// a struct).
+let rootMacros: [String: MacroSpec] = [
+    "AutoCoding": MacroSpec(type: AutoCodingMacro.self, conformances: ["AutoCodingObject", "AutoCodingValue", "Hashable"]),
+    "Uncodable": MacroSpec(type: MarkerMacro.self),
+    "ArchiveKey": MacroSpec(type: MarkerMacro.self),
+]
+@Suite(.macros(rootMacros, record: .missing))
+struct AutoCodingMacroTests {
+    @Test func expandsARootClass() {
+        assertMacro {
+            """
+            @AutoCoding
+            final class Person {
+                var name = ""
+                var age = 0
+                weak var best: Person?
+                @Uncodable var cache: [String: Int] = [:]
+                var computed: Int { age * 2 }
+                lazy var lazyValue = 1
+                @ArchiveKey("e_mail", "email") var email: String?
+            }
+            """
+        } expansion: {
+            #"""
+            final class Person {
+                var name = ""
+                var age = 0
+                weak var best: Person?
+                var cache: [String: Int] = [:]
+                var computed: Int { age * 2 }
+                lazy var lazyValue = 1
+                var email: String?
+
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("name", AutoCodingSupport.type(of: \Person.name)), ("age", AutoCodingSupport.type(of: \Person.age)), ("best", AutoCodingSupport.type(of: \Person.best)), ("email", AutoCodingSupport.type(of: \Person.email))]
+                }
+
+                /// Allocates an instance with default property values, to be filled by decoding.
+                required init(autoCodingShell: AutoCodingShell) {
+                }
+
+                /// Decodes an instance: allocates it, then fills its properties.
+                required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+
+                /// Encodes the archived properties.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.name, to: &container, key: "name")
+                    try AutoCodingSupport.encode(self.age, to: &container, key: "age")
+                    try AutoCodingSupport.encode(self.best, to: &container, key: "best")
+                    try AutoCodingSupport.encode(self.email, to: &container, key: "e_mail")
+                }
+
+                /// Reads the archived properties present in `decoder`.
+                func decodeProperties(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.decode(&self.name, from: container, keys: ["name"], in: Person.self)
+                    try AutoCodingSupport.decode(&self.age, from: container, keys: ["age"], in: Person.self)
+                    try AutoCodingSupport.decode(&self.best, from: container, keys: ["best"], in: Person.self)
+                    try AutoCodingSupport.decode(&self.email, from: container, keys: ["e_mail", "email"], in: Person.self)
+                }
+
+                init() {
+                }
+            }
+
+            extension Person: AutoCodingObject {
+            }
+
+            extension Person: Hashable {
+                /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
+                static func == (lhs: Person, rhs: Person) -> Bool {
+                    AutoCodingSupport.isEqual(lhs, rhs)
+                }
+                /// Hashes the class and the scalar property values.
+                func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hash(self, into: &hasher)
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func expandsAStruct() {
+        assertMacro {
+            """
+            @AutoCoding
+            public struct Point {
+                public var x = 0.0
+                public let label: String
+            }
+            """
+        } expansion: {
+            #"""
+            public struct Point {
+                public var x = 0.0
+                public let label: String
+            }
+
+            extension Point: AutoCodingValue {
+                /// The properties `@AutoCoding` archives.
+                public static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("x", AutoCodingSupport.type(of: \Point.x)), ("label", AutoCodingSupport.type(of: \Point.label))]
+                }
+                /// Decodes the archived properties; missing keys keep their default values.
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.decode(&self.x, from: container, keys: ["x"], in: Point.self)
+                    self.label = try AutoCodingSupport.decodeRequired(String.self, from: container, keys: ["label"], in: Point.self)
+                }
+                /// Encodes the archived properties.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.x, to: &container, key: "x")
+                    try AutoCodingSupport.encode(self.label, to: &container, key: "label")
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func diagnosesAnUnarchivablePropertyWithAFixIt() {
+        assertMacro {
+            """
+            @AutoCoding
+            final class Widget {
+                var onTap: () -> Void = {}
+            }
+            """
+        } diagnostics: {
+            """
+            @AutoCoding
+            final class Widget {
+                var onTap: () -> Void = {}
+                    ┬─────────────────────
+                    ╰─ 🛑 stored property 'onTap' cannot be archived: its type is a function type; mark it @Uncodable to leave it out
+                       ✏️ Mark 'onTap' @Uncodable
+            }
+            """
+        } fixes: {
+            """
+            @AutoCoding
+            final class Widget {
+                @Uncodable var onTap: () -> Void = {}
+            }
+            """
+        } expansion: {
+            """
+            final class Widget {
+                var onTap: () -> Void = {}
+
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                static var codableProperties: [(name: String, type: Any.Type)] {
+                    []
+                }
+
+                /// Allocates an instance with default property values, to be filled by decoding.
+                required init(autoCodingShell: AutoCodingShell) {
+                }
+
+                /// Decodes an instance: allocates it, then fills its properties.
+                required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+
+                /// Encodes the archived properties.
+                func encode(to encoder: any Encoder) throws {
+                    _ = encoder.container(keyedBy: AutoCodingKey.self)
+                }
+
+                /// Reads the archived properties present in `decoder`.
+                func decodeProperties(from decoder: any Decoder) throws {
+                    _ = try decoder.container(keyedBy: AutoCodingKey.self)
+                }
+
+                init() {
+                }
+            }
+
+            extension Widget: AutoCodingObject {
+            }
+
+            extension Widget: Hashable {
+                /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
+                static func == (lhs: Widget, rhs: Widget) -> Bool {
+                    AutoCodingSupport.isEqual(lhs, rhs)
+                }
+                /// Hashes the class and the scalar property values.
+                func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hash(self, into: &hasher)
+                }
+            }
+            """
+        }
+    }
+
+    @Test func diagnosesAClassPropertyWithoutDefault() {
+        assertMacro {
+            """
+            @AutoCoding
+            final class Widget {
+                var name: String
+                let id = 1
+            }
+            """
+        } diagnostics: {
+            """
+            @AutoCoding
+            final class Widget {
+                var name: String
+                    ┬───────────
+                    ╰─ 🛑 @AutoCoding allocates the class before decoding it, so 'name' needs a default value or an optional type
+                let id = 1
+                    ┬─────
+                    ╰─ 🛑 @AutoCoding fills a class after allocating it, so 'id' must be 'var' (or mark it @Uncodable)
+            }
+            """
+        }
+    }
+
+    @Test func identityEqualityOptsOutOfHashable() {
+        assertMacro {
+            """
+            @AutoCoding(identityEquality: true)
+            final class Managed {
+                var title = ""
+            }
+            """
+        } expansion: {
+            #"""
+            final class Managed {
+                var title = ""
+
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("title", AutoCodingSupport.type(of: \Managed.title))]
+                }
+
+                /// Allocates an instance with default property values, to be filled by decoding.
+                required init(autoCodingShell: AutoCodingShell) {
+                }
+
+                /// Decodes an instance: allocates it, then fills its properties.
+                required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+
+                /// Encodes the archived properties.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.title, to: &container, key: "title")
+                }
+
+                /// Reads the archived properties present in `decoder`.
+                func decodeProperties(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Managed.self)
+                }
+
+                init() {
+                }
+            }
+
+            extension Managed: AutoCodingObject {
+            }
+            """#
+        }
+}
+    }
