@@ -4,8 +4,8 @@ import Testing
 
 @testable import AutoCodingFast
 
-/// Reading the committed fixtures: the values `Scripts/make-fixtures.py` and
-/// `Scripts/make-foundation-fixtures.swift` wrote, `$top` keys, class chains, and every scalar kind.
+/// Reading the committed fixtures: the values `scripts/make-fixtures.py` and
+/// `scripts/make-foundation-fixtures.swift` wrote, `$top` keys, class chains, and every scalar kind.
 @Suite("KeyedArchive reading")
 struct KeyedArchiveReadingTests {
     static func uid(_ n: UInt32) -> ArchiveValue { .uid(ArchiveUID(n)) }

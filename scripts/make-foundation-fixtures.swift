@@ -1,7 +1,7 @@
 // Writes keyed archives made by swift-corelibs-foundation's NSKeyedArchiver (on Linux) or Apple Foundation (on
 // macOS), so the engine is tested against archives that an archiver of the Foundation family really wrote.
 //
-// Usage: SWIFT_DETERMINISTIC_HASHING=1 swift Scripts/make-foundation-fixtures.swift OUTDIR
+// Usage: SWIFT_DETERMINISTIC_HASHING=1 swift scripts/make-foundation-fixtures.swift OUTDIR
 //        (OUTDIR is normally Tests/AutoCodingFastTests/Fixtures)
 //
 // Every file is written as foundation-<name>.archive, with requiringSecureCoding false. corelibs' NSDictionary
@@ -88,7 +88,7 @@ func fixtures() -> [(String, Any)] {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
-    FileHandle.standardError.write("usage: swift Scripts/make-foundation-fixtures.swift OUTDIR\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: swift scripts/make-foundation-fixtures.swift OUTDIR\n".data(using: .utf8)!)
     exit(2)
 }
 let outDir = URL(fileURLWithPath: arguments[1], isDirectory: true)

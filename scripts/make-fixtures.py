@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates the small plistlib-made fixtures of Tests/AutoCodingFastTests/Fixtures/.
 
-Usage: python3 Scripts/make-fixtures.py [OUTDIR]
+Usage: python3 scripts/make-fixtures.py [OUTDIR]
 
 The output is deterministic: every value is a literal below, dictionaries keep insertion order
 (sort_keys=False), and plistlib's binary writer numbers objects in a fixed order. Running the script twice
