@@ -23,6 +23,11 @@ let package = Package(
             pkgConfig: "libplist-2.0",
             providers: [.apt(["libplist-dev"]), .brew(["libplist"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "AutoCodingFast",
             dependencies: [
@@ -47,12 +52,26 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // The commands are a library nested in the executable's folder, so that tests can import them: once the
+        // package has a macro target, SwiftPM builds test targets for the host and builds no module of an
+        // executable for them.
+        .target(
+            name: "_AutoCodingCommands",
+            dependencies: [
+                "AutoCoding",
+                "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/AutoCodingCLI/Commands"
+        ),
         .executableTarget(
             name: "AutoCodingCLI",
             dependencies: [
                 "AutoCoding",
+                "_AutoCodingCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["Commands"]
         ),
         .testTarget(
             name: "AutoCodingFastTests",
@@ -73,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoCodingCLITests",
-            dependencies: ["AutoCodingCLI"]
+            dependencies: ["_AutoCodingCommands"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import _AutoCodingCommands
 import Foundation
 
 /// The `autocoding` command: inspects, validates and converts NSKeyedArchiver archives.
@@ -7,7 +8,7 @@ struct AutoCodingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autocoding",
         abstract: "Read, validate and convert NSKeyedArchiver archives and property lists.",
-        subcommands: [Validate.self, JSONCommand.self]
+        subcommands: AutoCodingCommands.all
     )
 
     /// Runs the command. Usage errors exit with status 2 (not ArgumentParser's 64), as the documentation states.

@@ -7,7 +7,9 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check that files are valid keyed archives or property lists.",
         discussion: """
-            Prints `ok PATH …` or `FAIL PATH: reason` per file, then `N passed, M failed`.
+            Prints `ok PATH …` or `FAIL PATH: reason` per file, then `N passed, M failed`. With --json, prints \
+            one JSON record per file instead ({"path", "ok", "summary"} or {"path", "ok": false, "error": \
+            {"code", "reason"}}) and the count line on standard error.
             Exit status: 0 when all passed, 1 when any failed, 2 on a usage error.
             """
     )
@@ -17,6 +19,9 @@ struct Validate: ParsableCommand {
 
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
+
+    @Flag(help: "Print one JSON record per file (NDJSON) instead of text lines.")
+    var json = false
 
     @Argument(help: "Files or directories (searched recursively).")
     var paths: [String]
@@ -30,17 +35,30 @@ struct Validate: ParsableCommand {
         options.backend = backend
         var passed = 0
         var failed = 0
+        let sink = OutputSink.standardOutput()
         for path in InputFiles.expand(paths) {
+            var record = JSONLine()
+            record.string("path", path)
             do {
                 let summary = try FileCheck.check(path: path, options: options, roundtrip: roundtrip)
-                print("ok \(path) \(summary)")
+                record.bool("ok", true)
+                record.string("summary", summary)
+                try sink.write(json ? record.finished + "\n" : "ok \(path) \(summary)\n")
                 passed += 1
             } catch {
-                print("FAIL \(path): \(error)")
+                record.bool("ok", false)
+                record.raw("error", ErrorReport(error).json)
+                try sink.write(json ? record.finished + "\n" : "FAIL \(path): \(error)\n")
                 failed += 1
             }
         }
-        print("\(passed) passed, \(failed) failed")
+        if json {
+            try sink.flush()
+            StandardError.write("\(passed) passed, \(failed) failed")
+        } else {
+            try sink.write("\(passed) passed, \(failed) failed\n")
+            try sink.flush()
+        }
         if failed > 0 { throw ExitCode(1) }
     }
 }
@@ -104,7 +122,10 @@ enum FileCheck {
     }
 
     /// The value as a keyed archive, or nil when it is a valid plain property list.
-    static func keyedArchive(_ value: ArchiveValue, options: ArchiveReadingOptions) throws(ArchiveError) -> KeyedArchive? {
+    static func keyedArchive(
+        _ value: ArchiveValue,
+        options: ArchiveReadingOptions
+    ) throws(ArchiveError) -> KeyedArchive? {
         do {
             return try KeyedArchive(propertyList: value, options: options)
         } catch {

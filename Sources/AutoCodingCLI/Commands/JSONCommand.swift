@@ -37,7 +37,7 @@ struct JSONCommand: ParsableCommand {
             case .propertyList(let value):
                 text = value.json(prettyPrinted: !compact)
             case .data:
-                FileHandleOutput.standardError("error: \(path): not a keyed archive or property list")
+                StandardError.write("error: \(path): not a keyed archive or property list")
                 throw ExitCode(1)
             }
         } catch let exit as ExitCode {
@@ -45,7 +45,7 @@ struct JSONCommand: ParsableCommand {
         } catch {
             // Thrown errors would print as ArgumentParser's "Error: …"; the documented form is "error: …".
             // A file-system error already names the path.
-            FileHandleOutput.standardError(error is ArchiveFileError ? "error: \(error)" : "error: \(path): \(error)")
+            StandardError.write(error is ArchiveFileError ? "error: \(error)" : "error: \(path): \(error)")
             throw ExitCode(1)
         }
         // One write of the whole text: large archives print megabytes, which print() would copy again.

@@ -1,0 +1,48 @@
+import ArgumentParser
+import AutoCoding
+import Foundation
+
+/// `autocoding convert`: rewrites an archive or property list as binary or XML.
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a keyed archive or property list between binary and XML.",
+        discussion: """
+            The input (binary or XML, archive or plain property list) is read strictly and written whole: \
+            binary by the native writer (uniqued scalars, minimal widths), XML through libplist with UIDs as \
+            CF$UID dictionaries. Keyed archives keep their $objects table as it is.
+
+            Exit status: 0 on success, 1 when the input cannot be read or the output written, 2 on a usage error.
+            """
+    )
+
+    @Option(help: "The encoding to write: binary or xml.")
+    var to: ArchiveFile.Format
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
+    var output: String
+
+    @Option(help: "The binary-plist parser: native or libplist.")
+    var backend: ArchiveReadingOptions.Backend = .native
+
+    @Argument(help: "A keyed archive or property list (binary or XML).")
+    var path: String
+
+    func run() throws {
+        var options = ArchiveReadingOptions()
+        options.backend = backend
+        let bytes: [UInt8]
+        do {
+            let value = try ArchiveValue(
+                propertyList: InputFiles.read(path, limit: options.maxInputBytes),
+                options: options
+            )
+            // An archive must be a valid one: converting must not launder a broken archive into a new file.
+            _ = try FileCheck.keyedArchive(value, options: options)
+            bytes = to == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+        } catch {
+            StandardError.write("error: \(path): \(ErrorReport(error).reason)")
+            throw ExitCode(1)
+        }
+        try writeOutput(bytes, to: output)
+    }
+}
