@@ -8,7 +8,7 @@ struct AutoCodingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autocoding",
         abstract: "Read, validate and convert NSKeyedArchiver archives and property lists.",
-        subcommands: AutoCodingCommands.all
+        subcommands: AutoCodingCommands.all + [Bench.self]
     )
 
     /// Runs the command. Usage errors exit with status 2 (not ArgumentParser's 64), as the documentation states.

@@ -19,6 +19,21 @@ struct ArchiveGraphTests {
         #expect(root["name"]?.string == "root")
     }
 
+    @Test func releasingALongChainOfObjectsDoesNotRecurse() {
+        // Regression: the iterative deinit once checked uniqueness while the enum's box still held the object,
+        // so every link was released inside the previous link's deinit and a long chain overflowed the stack.
+        var head = ArchivedObject(className: "Link")
+        for i in 0..<200_000 {
+            head = ArchivedObject(className: "Link", fields: ["n": .inline(.integer(Int64(i))), "next": .object(head)])
+        }
+        let shared = ArchivedObject(className: "Shared")
+        head.fields["a"] = .object(shared)
+        head.fields["b"] = .array([.object(shared)])
+        let survivor = shared
+        head = ArchivedObject(className: "Empty")  // releases the chain
+        #expect(survivor.className == "Shared")
+    }
+
     @Test func equivalenceNoticesLostSharing() throws {
         let shared = ArchivedObject(className: "X")
         let one = ArchiveGraph(root: .array([.object(shared), .object(shared)]))

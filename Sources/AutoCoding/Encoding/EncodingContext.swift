@@ -19,6 +19,8 @@ final class EncodingContext {
     private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
     private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
     private lazy var graph = GraphEncoder(builder: builder)
+    /// Archives values that are neither `ArchiveCoding` nor `Encodable` through `Mirror`.
+    private lazy var reflector = ArchiveReflector(registry: registry, depthLimit: 512)
 
     /// A conditional reference waiting for the end of encoding.
     struct Conditional {
@@ -121,9 +123,14 @@ final class EncodingContext {
         case let text as ArchiveAttributedString: return try encodeAttributedString(text, codingPathNode: codingPathNode)
         case let encodable as any Encodable: return try encodeReference(encodable, codingPathNode: codingPathNode)
         default:
-            throw EncodingError.invalidValue(
-                value, .init(codingPath: codingPathNode.path,
-                             debugDescription: "\(Swift.type(of: value)) is neither ArchiveCoding nor Encodable"))
+            // Neither ArchiveCoding nor Encodable: archived by reflection (encode only), identity kept across
+            // the whole archive by one reflector.
+            do {
+                return graph.encode(try reflector.graphValue(of: value))
+            } catch {
+                throw EncodingError.invalidValue(
+                    value, .init(codingPath: codingPathNode.path, debugDescription: error.description, underlyingError: error))
+            }
         }
     }
 

@@ -28,11 +28,18 @@ public final class ArchivedObject {
     deinit {
         var pending = Array(fields.values)
         fields = [:]
-        while let value = pending.popLast() {
-            switch value {
-            case .object(var object) where isKnownUniquelyReferenced(&object):
+        while var value = pending.popLast() {
+            if var object = value.object {
+                // The enum is indirect: its box holds the object too. Drop the box before asking whether this is
+                // the last reference (outside a `switch`, whose subject would be a copy keeping the box alive),
+                // else the object's release, and its deinit, would run inside this one.
+                value = .null
+                guard isKnownUniquelyReferenced(&object) else { continue }
                 pending.append(contentsOf: object.fields.values)
                 object.fields = [:]
+                continue
+            }
+            switch value {
             case .array(let elements): pending.append(contentsOf: elements)
             case .dictionary(let entries): pending.append(contentsOf: entries.values)
             default: break

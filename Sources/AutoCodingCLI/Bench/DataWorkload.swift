@@ -1,0 +1,164 @@
+import ArgumentParser
+import AutoCoding
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// W3: an array of 4 KiB data values.
+final class DataWorkload: BenchWorkload {
+    let context: BenchContext
+    let n: Int
+    var key: String { "W3" }
+    var title: String { "W3 array of \(n) data values of 4 KiB" }
+
+    init(context: BenchContext, n: Int) {
+        self.context = context
+        self.n = n
+    }
+
+    lazy var values: [Data] = {
+        var rng = SplitMix64(seed: 0x5EED_0003)
+        return (0..<n).map { _ in
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            bytes.withUnsafeMutableBytes { raw in
+                for i in stride(from: 0, to: 4096, by: 8) { raw.storeBytes(of: rng.next(), toByteOffset: i, as: UInt64.self) }
+            }
+            return Data(bytes)
+        }
+    }()
+
+    var corelibsArchive: [UInt8] {
+        get throws {
+            try context.bytes("W3-\(n)-corelibs.bplist") {
+                try NSKeyedArchiver.archivedData(
+                    withRootObject: NSArray(array: values.map { NSData(data: $0) }), requiringSecureCoding: false
+                ).byteArray
+            }
+        }
+    }
+    var plist: [UInt8] {
+        get throws { try context.bytes("W3-\(n)-codable.plist") { try PeopleWorkload.plistEncoder.encode(values).byteArray } }
+    }
+    lazy var objects: Int = (try? KeyedArchiveView(bytes: corelibsArchive).objectCount) ?? 0
+    var summary: WorkloadSummary {
+        WorkloadSummary(key: key, title: title, objects: objects, archiveBytes: (try? corelibsArchive.count) ?? 0)
+    }
+
+    func checkValues(_ result: Any) -> String? {
+        let found: [Data]
+        switch result {
+        case let list as [Data]: found = list
+        case let list as NSArray: found = list.compactMap { ($0 as? NSData).map { Data($0) } }
+        default: return "FAIL: unexpected result \(type(of: result))"
+        }
+        guard found.count == n else { return "FAIL: \(found.count) values, expected \(n)" }
+        for i in Set([0, n / 2, n - 1]) where found[i] != values[i] { return "FAIL: value \(i) differs" }
+        return nil
+    }
+
+    func checkEncoded(_ result: Any) -> String? {
+        guard let bytes = (result as? [UInt8]) ?? (result as? Data).map({ [UInt8]($0) }) else { return "FAIL: no bytes" }
+        do { return checkValues(try KeyedArchiveDecoder().decode([Data].self, from: bytes)) } catch {
+            return "FAIL: the output does not decode: \(error)"
+        }
+    }
+
+    func paths() -> [BenchPath] {
+        let context = self.context
+        var paths: [BenchPath] = [
+            BenchPath(id: "corelibs.archiver", label: "corelibs NSKeyedArchiver", operation: .encode, role: .foundationBaseline) {
+                [unowned self] in
+                let array = NSArray(array: values.map { NSData(data: $0) })
+                return PreparedPath(
+                    inputBytes: nil, run: { try NSKeyedArchiver.archivedData(withRootObject: array, requiringSecureCoding: false) },
+                    check: { [unowned self] result in
+                        if let data = result as? Data { context.store("W3-\(n)-corelibs.bplist", data.byteArray) }
+                        return checkEncoded(result)
+                    })
+            },
+            BenchPath(id: "corelibs.plist-encoder", label: "corelibs PropertyListEncoder", operation: .encode) { [unowned self] in
+                let values = self.values
+                return PreparedPath(
+                    inputBytes: nil, run: { try PeopleWorkload.plistEncoder.encode(values) },
+                    check: { [unowned self] result in
+                        guard let data = result as? Data, let back = try? PropertyListDecoder().decode([Data].self, from: data)
+                        else { return "FAIL: the output does not decode" }
+                        return checkValues(back)
+                    })
+            },
+        ]
+        if let path = BenchPaths.libplistWrite(
+            context: context, label: "libplist plist_to_bin", input: { [unowned self] in (try corelibsArchive, nil, nil) })
+        {
+            paths.append(path)
+        }
+        paths += [
+            BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) { [unowned self] in
+                let table = try KeyedArchiveEncoder().encodeArchive(values)
+                return PreparedPath(inputBytes: nil, run: { table.binaryPlist() }, check: { [unowned self] in checkEncoded($0) })
+            },
+            BenchPath(id: "ours.codable-encode", label: "ours Codable bridge encode", operation: .encode) { [unowned self] in
+                let values = self.values
+                return PreparedPath(
+                    inputBytes: nil, run: { try KeyedArchiveEncoder().encodeBytes(values) },
+                    check: { [unowned self] in checkEncoded($0) })
+            },
+            BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver → NSArray of NSData",
+                      operation: .decode, role: .foundationBaseline) { [unowned self] in
+                let data = Data(try corelibsArchive)
+                return PreparedPath(
+                    inputBytes: data.count,
+                    run: {
+                        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+                        unarchiver.requiresSecureCoding = false
+                        defer { unarchiver.finishDecoding() }
+                        guard let array = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSArray else {
+                            throw BenchError("corelibs decoded no NSArray")
+                        }
+                        return array
+                    },
+                    check: { [unowned self] in checkValues($0) })
+            },
+            BenchPath(id: "corelibs.unarchiver-secure", label: "corelibs NSKeyedUnarchiver secure → NSArray",
+                      operation: .decode) { [unowned self] in
+                let data = Data(try corelibsArchive)
+                let classes: [AnyClass] = [NSArray.self, NSData.self]
+                return PreparedPath(
+                    inputBytes: data.count,
+                    run: {
+                        guard let array = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data) as? NSArray
+                        else { throw BenchError("secure decoding returned no NSArray") }
+                        return array
+                    },
+                    check: { [unowned self] in checkValues($0) })
+            },
+            BenchPath(id: "corelibs.plist-decoder", label: "corelibs PropertyListDecoder", operation: .decode) { [unowned self] in
+                let data = Data(try plist)
+                return PreparedPath(
+                    inputBytes: data.count, run: { try PropertyListDecoder().decode([Data].self, from: data) },
+                    check: { [unowned self] in checkValues($0) })
+            },
+        ]
+        paths += BenchPaths.readPaths(
+            context: context, input: { [unowned self] in try corelibsArchive }, expectedObjects: { [unowned self] in objects },
+            checkGraph: { [unowned self] graph in
+                guard let elements = graph.root?.object?["NS.objects"]?.elements else {
+                    return "FAIL: the root is not an array object"
+                }
+                return checkValues(elements.compactMap { $0.bytes.map { Data($0) } })
+            })
+        paths.append(
+            BenchPath(id: "ours.codable-decode", label: "ours Codable bridge decode → [Data]", operation: .decode) {
+                [unowned self] in
+                let bytes = try corelibsArchive
+                return PreparedPath(
+                    inputBytes: bytes.count, run: { try KeyedArchiveDecoder().decode([Data].self, from: bytes) },
+                    check: { [unowned self] in checkValues($0) })
+            })
+        return paths
+    }
+}
