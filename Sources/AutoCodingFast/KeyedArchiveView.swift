@@ -120,23 +120,36 @@ public struct KeyedArchiveView: Sendable {
 
     /// The bplist object number of the value stored under `key` in dictionary object `object`, or nil.
     package func entry(of object: Int, key: String, in raw: UnsafeRawBufferPointer) -> Int? {
+        var slot = 0
+        return entry(of: object, key: key, startingAt: &slot, in: raw)
+    }
+
+    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found.
+    /// Decoders read an object's keys in the order they were written, often asking for one key twice (`contains`,
+    /// then `decode`), so starting at the previous hit finds most keys at the first or second key compared.
+    package func entry(of object: Int, key: String, startingAt slot: inout Int, in raw: UnsafeRawBufferPointer) -> Int? {
         let record = index.records[object]
         guard record.kind == .dictionary else { return nil }
         let n = Int(record.count)
+        guard n > 0 else { return nil }
+        let start = slot < n ? slot : 0
         var key = key
-        return key.withUTF8 { wanted in
-            for i in 0..<n {
+        let found: Int? = key.withUTF8 { wanted in
+            var i = start
+            repeat {
                 let keyRecord = index.records[index.ref(object, i, in: raw)]
                 if keyRecord.kind == .asciiString {
-                    guard Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted)
-                    else { continue }
-                    return index.ref(object, n + i, in: raw)
+                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) { return i }
                 } else if index.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {
-                    return index.ref(object, n + i, in: raw)
+                    return i
                 }
-            }
+                i = i + 1 == n ? 0 : i + 1
+            } while i != start
             return nil
         }
+        guard let found else { return nil }
+        slot = found
+        return index.ref(object, n + found, in: raw)
     }
 
     /// The value tree of one bplist object.

@@ -1,8 +1,11 @@
 /// A coding path as a linked list, so that going one level deeper is O(1); the array form that `Encoder` and
 /// `Decoder` expose is built only when someone asks for it (usually an error message).
-indirect enum CodingPathNode: Sendable {
+enum CodingPathNode: Sendable {
     case root
-    case node(CodingPathNode, any CodingKey & Sendable)
+    /// The root of an object coded from a worklist, `$objects[uid]`: not boxed, and its key's text is made only
+    /// when a path is asked for (one such root is made per object).
+    case object(UInt32)
+    indirect case node(CodingPathNode, any CodingKey & Sendable)
 
     /// The path one key deeper.
     @inline(__always)
@@ -16,34 +19,53 @@ indirect enum CodingPathNode: Sendable {
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node = self
-        while case .node(let parent, let key) = node {
-            keys.append(key)
-            node = parent
+        while true {
+            switch node {
+            case .root: return keys.reversed()
+            case .object(let uid): return [ArchiveCodingKey("$objects[\(uid)]")] + keys.reversed()
+            case .node(let parent, let key):
+                keys.append(key)
+                node = parent
+            }
         }
-        return keys.reversed()
     }
 }
 
 /// A coding key made from a string or an index.
+/// One enum payload (17 bytes) rather than a `String?` and an `Int?` (25): it fits an existential's inline
+/// buffer, so a path node costs one allocation, not two.
 struct ArchiveCodingKey: CodingKey, Sendable {
-    private let name: String?
-    let intValue: Int?
+    private enum Storage: Sendable {
+        case name(String)
+        case index(Int)
+        case both(String, Int)
+    }
+    private let storage: Storage
 
     /// The key's name; for an index, `Index N`, made only when asked for (paths are built for every element).
-    var stringValue: String { name ?? "Index \(intValue ?? 0)" }
+    var stringValue: String {
+        switch storage {
+        case .name(let name), .both(let name, _): name
+        case .index(let index): "Index \(index)"
+        }
+    }
 
-    init(_ string: String) {
-        name = string
-        intValue = nil
+    var intValue: Int? {
+        switch storage {
+        case .name: nil
+        case .index(let index), .both(_, let index): index
+        }
     }
+
+    init(_ string: String) { storage = .name(string) }
     init?(stringValue: String) { self.init(stringValue) }
-    init(intValue: Int) {
-        name = nil
-        self.intValue = intValue
-    }
+    init(intValue: Int) { storage = .index(intValue) }
     /// A sendable copy of any key.
     init(_ key: some CodingKey) {
-        name = key.stringValue
-        intValue = key.intValue
+        if let index = key.intValue {
+            storage = .both(key.stringValue, index)
+        } else {
+            storage = .name(key.stringValue)
+        }
     }
 }

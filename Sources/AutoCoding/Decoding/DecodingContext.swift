@@ -25,6 +25,8 @@ final class DecodingContext {
     let registry: ArchiveClassRegistry
     private let maxDepth: Int
     @exclusivity(unchecked) private var depth = 0
+    /// Where the next key lookup starts: the slot after the previous hit (see `KeyedArchiveView.entry`).
+    @exclusivity(unchecked) private var keySlot = 0
     /// Decoded class instances by UID, so that every reference to one object yields the same instance.
     @exclusivity(unchecked) var instances: InstanceTable
     @exclusivity(unchecked) private var kinds = TypeKindCache()
@@ -63,7 +65,7 @@ final class DecodingContext {
     /// The bplist object stored under `key` in the object at `node`.
     @inline(__always)
     func field(_ key: String, of node: Node) -> Int? {
-        node.isNull ? nil : view.entry(of: node.object, key: key, in: raw)
+        node.isNull ? nil : view.entry(of: node.object, key: key, startingAt: &keySlot, in: raw)
     }
 
     /// The class name of the instance at `node`, or nil when it is not an instance.
@@ -155,8 +157,7 @@ final class DecodingContext {
         if allowedClassNames != nil { try checkAllowed(node, path: path) }
         switch kinds.kind(of: T.self) {
         case .foundation:
-            if let value = try FoundationValues.decode(type, node: node, context: self, path: path) { return value }
-            return try decodeInstance(type, node: node, path: path, isClass: false)
+            return try FoundationValues.decode(type, node: node, context: self, path: path)
         case .list(let listType):
             return try nested(path) { try decodeList(listType, as: T.self, node: node, path: path) }
         case .dictionary(let dictionaryType):
@@ -192,6 +193,10 @@ final class DecodingContext {
             throw DecodingError.archiveTypeMismatch(T.self, at: path, found: describe(node))
         }
         if let uid = node.uid, let existing = instances[uid] {
+            // A reference to an object already decoded (shared friends): an exact class match needs no cast.
+            if A.self == T.self, ObjectIdentifier(Swift.type(of: existing)) == ObjectIdentifier(A.self) {
+                return unsafeBitCast(existing, to: T.self)
+            }
             guard let instance = existing as? T else {
                 throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
             }
@@ -215,7 +220,7 @@ final class DecodingContext {
         }
         if let uid = node.uid { instances[uid] = object }
         // A queued object's path names its UID: paths through a long chain would grow one link per object.
-        fills.append(Fill(object: object, node: node, path: CodingPathNode.root.appending(ArchiveCodingKey("$objects[\(node.uid ?? 0)]"))))
+        fills.append(Fill(object: object, node: node, path: .object(node.uid ?? 0)))
         guard !isDraining else { return result }
         try drainFills()
         // The outermost call hands out the substitute, if the object chose one.

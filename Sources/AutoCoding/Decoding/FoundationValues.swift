@@ -5,10 +5,11 @@ import Foundation
 /// URLs and UUIDs. Each accepts the forms Apple's archivers write (a plain entry or an in-place scalar; an
 /// `NSMutableString`/`NSMutableData` instance; `NS.time`, `NS.relative`/`NS.base`, `NS.uuidbytes`).
 enum FoundationValues {
-    /// Decodes `T` when it is one of the mapped types; nil when it is not.
+    /// Decodes `T`, one of the mapped types (``handles(_:)``). Returns `T`, not `T?`: in unspecialized generic
+    /// code an optional result costs a runtime metadata lookup for `Optional<T>` on every call.
     @inline(__always)
     static func decode<T>(_ type: T.Type, node: DecodingContext.Node, context: DecodingContext, path: CodingPathNode)
-        throws -> T?
+        throws -> T
     {
         if T.self == String.self { return same(try string(node, context, path), T.self) }
         if T.self == Int.self { return same(try integer(Int.self, node, context, path), T.self) }
@@ -28,12 +29,7 @@ enum FoundationValues {
         if T.self == Date.self { return same(try date(node, context, path), T.self) }
         if T.self == URL.self { return same(try url(node, context, path), T.self) }
         if T.self == UUID.self { return same(try uuid(node, context, path), T.self) }
-        if T.self == ArchiveRange.self || T.self == ArchivePoint.self || T.self == ArchiveSize.self
-            || T.self == ArchiveRect.self || T.self == ArchiveEdgeInsets.self
-        {
-            return try nsValue(node, context, path, as: T.self)
-        }
-        return nil
+        return try nsValue(node, context, path, as: T.self)
     }
 
     /// Whether ``decode(_:node:context:path:)`` handles `T` (the same list of types).
@@ -172,7 +168,7 @@ enum FoundationValues {
 
     /// The geometry types stored in `NSValue`: range, point, size, rect, edge insets.
     static func nsValue<T>(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode, as type: T.Type)
-        throws -> T?
+        throws -> T
     {
         let expected: Int
         if T.self == ArchiveRange.self {
@@ -186,12 +182,12 @@ enum FoundationValues {
         } else if T.self == ArchiveEdgeInsets.self {
             expected = NSValueCoding.edgeInsets
         } else {
-            return nil
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "a type this decoder does not map to a Foundation class")
         }
-        guard let value = try nsValue(node, context, path), Self.special(of: value) == expected else {
+        guard let value = try nsValue(node, context, path), Self.special(of: value) == expected, let typed = value as? T else {
             throw DecodingError.archiveTypeMismatch(T.self, at: path, found: context.describe(node))
         }
-        return value as? T
+        return typed
     }
 
     private static func special(of value: Any) -> Int {

@@ -32,9 +32,6 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool { node.isNull || context.className(of: node) == "NSNull" }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let value = try FoundationValues.decode(type, node: node, context: context, path: codingPathNode) {
-            return value
-        }
-        return try context.decode(type, node: node, path: codingPathNode)
+        try context.decode(type, node: node, path: codingPathNode)
     }
 }

@@ -83,7 +83,7 @@ final class EncodingContext {
             let uid = builder.reserve()
             builder.remember(object, as: uid)
             // The queued instance's path names its UID: paths through a long chain would grow one link per object.
-            pending.append((value, uid, CodingPathNode.root.appending(ArchiveCodingKey("$objects[\(uid.rawValue)]"))))
+            pending.append((value, uid, .object(uid.rawValue)))
             return .uid(uid)
         }
     }
