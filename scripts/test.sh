@@ -5,3 +5,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build
 swift test
+# The benchmark harness's smoke run (every path at N = 1000, results checked, no timing asserted), on the
+# debug build just made, so that `autocoding bench` never rots. About a minute.
+scripts/bench-smoke.sh

@@ -134,7 +134,7 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
                     }
                     /// Decodes the archived properties; missing keys keep their default values.
                     \(raw: access)init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                        let container = try AutoCodingSupport.reader(decoder)
                         \(raw: initBody)
                     }
                     /// Encodes the archived properties.
@@ -162,7 +162,7 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
 
     private static func decodeBody(_ properties: [StoredProperty], typeName: String) -> String {
         guard !properties.isEmpty else { return "_ = try decoder.container(keyedBy: AutoCodingKey.self)" }
-        return (["let container = try decoder.container(keyedBy: AutoCodingKey.self)"]
+        return (["let container = try AutoCodingSupport.reader(decoder)"]
             + properties.map { property in
                 let keys = property.keys.map { "\"\($0)\"" }.joined(separator: ", ")
                 return "try AutoCodingSupport.decode(&self.\(property.name), from: container, keys: [\(keys)], in: \(typeName).self)"

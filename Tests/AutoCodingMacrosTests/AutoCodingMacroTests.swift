@@ -65,7 +65,7 @@ struct AutoCodingMacroTests {
 
                 /// Reads the archived properties present in `decoder`.
                 func decodeProperties(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.name, from: container, keys: ["name"], in: Person.self)
                     try AutoCodingSupport.decode(&self.age, from: container, keys: ["age"], in: Person.self)
                     try AutoCodingSupport.decode(&self.best, from: container, keys: ["best"], in: Person.self)
@@ -116,7 +116,7 @@ struct AutoCodingMacroTests {
                 }
                 /// Decodes the archived properties; missing keys keep their default values.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.x, from: container, keys: ["x"], in: Point.self)
                     self.label = try AutoCodingSupport.decodeRequired(String.self, from: container, keys: ["label"], in: Point.self)
                 }
@@ -271,7 +271,7 @@ struct AutoCodingMacroTests {
 
                 /// Reads the archived properties present in `decoder`.
                 func decodeProperties(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: AutoCodingKey.self)
+                    let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Managed.self)
                 }
 

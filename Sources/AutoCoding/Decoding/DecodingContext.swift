@@ -169,6 +169,19 @@ final class DecodingContext {
         }
     }
 
+    /// Decodes the field `key` of an object at `parent`, whose value is at `node`. Scalars are read with the
+    /// parent's path (the key is added only to an error), so no path node is made for them.
+    func decodeField<T: Decodable>(_ type: T.Type, node: Node, key: String, below parent: CodingPathNode) throws -> T {
+        guard allowedClassNames == nil, case .foundation = kinds.kind(of: T.self) else {
+            return try decode(type, node: node, path: parent.appending(ArchiveCodingKey(key)))
+        }
+        do {
+            return try FoundationValues.decode(type, node: node, context: self, path: parent)
+        } catch let error as DecodingError {
+            throw error.prefixingKey(ArchiveCodingKey(key), below: parent)
+        }
+    }
+
     // MARK: @AutoCoding objects: allocate, register, fill later
 
     /// Objects allocated but not yet filled, and whether a drain is running (then new ones just queue).

@@ -9,15 +9,20 @@ struct _ArchiveDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try checkKeyedObject()
+        return KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(decoder: self))
+    }
+
+    /// Throws unless this value is an object (a dictionary entry) whose fields can be read by key.
+    func checkKeyedObject() throws {
         guard !node.isNull else {
             throw DecodingError.valueNotFound(
-                KeyedDecodingContainer<Key>.self, .init(codingPath: codingPathNode.path, debugDescription: "Found $null."))
+                [String: Any].self, .init(codingPath: codingPathNode.path, debugDescription: "Found $null."))
         }
         guard context.index.records[node.object].kind == .dictionary else {
             throw DecodingError.archiveTypeMismatch(
                 [String: Any].self, at: codingPathNode, found: context.describe(node))
         }
-        return KeyedDecodingContainer(ArchiveKeyedDecodingContainer<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

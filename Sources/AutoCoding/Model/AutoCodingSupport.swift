@@ -60,6 +60,31 @@ public enum AutoCodingSupport {
         }
     }
 
+    /// The reader `@AutoCoding`'s generated decoding uses (see ``AutoCodingReader``).
+    public static func reader(_ decoder: any Decoder) throws -> AutoCodingReader { try AutoCodingReader(decoder) }
+
+    /// Reads a property from the first of `keys` present; leaves it unchanged when none is. A value of
+    /// another type is an error naming the owner, the key, the expected and the found type.
+    public static func decode<T: Decodable>(_ property: inout T, from reader: AutoCodingReader, keys: [String],
+                                            in owner: Any.Type) throws
+    {
+        try reader.read(&property, keys: keys, in: owner)
+    }
+
+    /// Reads an optional property: `$null` and `NSNull` read as nil.
+    public static func decode<T: Decodable>(_ property: inout T?, from reader: AutoCodingReader, keys: [String],
+                                            in owner: Any.Type) throws
+    {
+        try reader.read(&property, keys: keys, in: owner)
+    }
+
+    /// Reads a struct property that has no default value: the first of `keys` must be present.
+    public static func decodeRequired<T: Decodable>(_ type: T.Type, from reader: AutoCodingReader, keys: [String],
+                                                    in owner: Any.Type) throws -> T
+    {
+        try reader.readRequired(type, keys: keys, in: owner)
+    }
+
     /// The same error, with a description that names the class and the key.
     static func describe(_ error: DecodingError, owner: Any.Type, key: String) -> DecodingError {
         switch error {
