@@ -109,13 +109,17 @@ struct BatchDecoder {
         return outcome
     }
 
-    /// Validates the bytes as a typedstream (iMessage `attributedBody`, NSArchiver files).
+    /// Validates the bytes as a typedstream (iMessage `attributedBody`, NSArchiver files) and resolves its
+    /// object graph (every reference followed; the root's Foundation value mapped).
     func decodeTypedstream(_ bytes: [UInt8]) -> Outcome {
         var outcome = Outcome(format: "typedstream")
         do {
             let stream = try Typedstream(bytes: bytes, options: options)
             outcome.objects = stream.objectCount
             outcome.rootClass = stream.rootClassName
+            let graph = try TypedGraph(stream: stream)
+            _ = graph.root?.foundation
+            if withJSON { outcome.graphJSON = try TypedstreamJSON.json(bytes, options: options) }
         } catch {
             outcome.error = ErrorReport(error)
         }
