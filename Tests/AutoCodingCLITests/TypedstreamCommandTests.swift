@@ -55,6 +55,20 @@ struct TypedstreamCommandTests {
         #expect(inspect.status == 0 && inspect.stdout.contains("<reference to class #"))
     }
 
+    @Test func convertWritesAKeyedArchive() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("body.typedstream")
+        try Data(Self.attributedBody()).write(to: URL(fileURLWithPath: path))
+        let out = directory.path("body.archive")
+        let result = try CLI.run(["convert", "--to", "keyed", path, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let graph = try ArchiveGraph(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        let root = try #require(graph.root?.object)
+        #expect(root.className == "NSMutableAttributedString")
+        #expect(root["NSString"]?.string == "Hi Bob")
+        #expect(root["NSAttributes"]?.object?["NS.objects"]?.elements?.count == 2)
+    }
+
     @Test func validateReadsWritesAndRejectsTypedstreams() throws {
         let directory = try TemporaryDirectory()
         let good = directory.path("good.typedstream")

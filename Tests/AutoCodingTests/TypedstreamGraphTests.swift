@@ -25,6 +25,29 @@ struct TypedstreamGraphTests {
         #expect(same)
     }
 
+    /// Every sample converts to a keyed archive that reads back strictly, with as many objects and scalars.
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    func convertsToAValidKeyedArchive(_ name: String) throws {
+        let keyed = try Self.graph(name).keyedArchiveGraph()
+        let reread = try ArchiveGraph(bytes: keyed.binaryPlist())
+        #expect(reread.isEquivalent(to: keyed))
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func convertsFoundationClassesToTheirKeyedForms() throws {
+        let keyed = try ArchiveGraph(bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist())
+        let root = try #require(keyed.root?.object)
+        #expect(root.className == "NSDictionary")
+        #expect(root["NS.keys"]?.elements?.compactMap(\.string) == ["arr", "data", "num"])
+        let values = try #require(root["NS.objects"]?.elements)
+        #expect(values[0].object?["NS.objects"]?.elements?.compactMap(\.int) == [1, 2])
+        #expect(values[1].bytes == [1, 2])
+        #expect(values[2].int == 7)
+        let body = try ArchiveGraph(bytes: try Self.graph("crabstep_AttributedBodyTextOnly").keyedArchiveGraph().binaryPlist())
+        #expect(body.root?.object?["NSString"]?.string == "Noter test")
+        #expect(body.root?.object?["NSAttributes"]?.object?.className == "NSDictionary")
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsFoundationScalars() throws {
         guard case .string(let s)? = try Self.graph("crabstep_foundation-NSString").root?.foundation else {
