@@ -3,7 +3,8 @@ extension Typedstream {
     /// `python -m typedstream read` prints (bytes as Python `b'…'` literals, reals as Python `repr`), so that
     /// the two can be compared line for line. Classes, objects and C strings show their reference number.
     public func eventText() -> String {
-        var out = "streamer version \(streamerVersion), byte order \(byteOrder.rawValue), system version \(systemVersion)\n\n"
+        var out =
+            "streamer version \(streamerVersion), byte order \(byteOrder.rawValue), system version \(systemVersion)\n\n"
         out.reserveCapacity(events.count * 24)
         var indent = 0
         var number = 0
@@ -73,7 +74,8 @@ extension Typedstream {
                 fields = text[(equals + 1)...]
             }
             let list = Self.splitEncodings(fields).map { Self.pythonBytes($0) }
-            return "begin struct \(name.map { Self.asciiEscaped($0) } ?? "(no name)") (field types [\(list.joined(separator: ", "))])"
+            return
+                "begin struct \(name.map { Self.asciiEscaped($0) } ?? "(no name)") (field types [\(list.joined(separator: ", "))])"
         case .endStruct: return "end struct"
         }
     }
@@ -154,7 +156,9 @@ extension Typedstream {
         let sign = value < 0 ? "-" : ""
         if point > -4, point <= 16 {
             if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
-            if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) + ".0" }
+            if point >= digits.count {
+                return sign + digits + String(repeating: "0", count: point - digits.count) + ".0"
+            }
             let cut = digits.index(digits.startIndex, offsetBy: point)
             return sign + digits[..<cut] + "." + digits[cut...]
         }

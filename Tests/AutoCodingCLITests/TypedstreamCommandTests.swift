@@ -19,7 +19,10 @@ struct TypedstreamCommandTests {
             (key: .object(.string("__kIMMentionConfirmedMention")), value: .object(.string("+15550100"))),
         ])
         let body = TypedObject.attributedString(
-            text, runs: [(length: 3, attributes: part), (length: text.utf16.count - 3, attributes: mention)], mutable: true)
+            text,
+            runs: [(length: 3, attributes: part), (length: text.utf16.count - 3, attributes: mention)],
+            mutable: true
+        )
         let archiver = TypedstreamArchiver()
         archiver.encodeObject(body)
         return archiver.archivedBytes()
@@ -106,11 +109,15 @@ struct TypedstreamCommandTests {
             CREATE TABLE message (ROWID INTEGER PRIMARY KEY AUTOINCREMENT, guid TEXT UNIQUE NOT NULL, text TEXT, \
             handle_id INTEGER DEFAULT 0, date INTEGER, is_from_me INTEGER DEFAULT 0, attributedBody BLOB, \
             message_summary_info BLOB, payload_data BLOB)
-            """)
+            """
+        )
         let insert = try database.prepare(
-            "INSERT INTO message (guid, text, date, attributedBody) VALUES (?1, ?2, ?3, ?4)")
+            "INSERT INTO message (guid, text, date, attributedBody) VALUES (?1, ?2, ?3, ?4)"
+        )
         for i in 1...4 {
-            try insert.run([.text("G\(i)"), .text("Hi Bob \(i)"), .integer(Int64(i)), .blob(Self.attributedBody("Hi Bob \(i)"))])
+            try insert.run([
+                .text("G\(i)"), .text("Hi Bob \(i)"), .integer(Int64(i)), .blob(Self.attributedBody("Hi Bob \(i)")),
+            ])
         }
         try insert.run([.text("G5"), .text(""), .integer(5), .blob(Array(Self.attributedBody().prefix(30)))])
         let result = try CLI.run([

@@ -26,7 +26,10 @@ struct TypedstreamCorpusTests {
         let ours = stream.eventText().split(separator: "\n", omittingEmptySubsequences: false)
         let theirs = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let firstDifference = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }
-        #expect(firstDifference == nil, "line \(firstDifference?.offset ?? -1): \(firstDifference.map { "\($0.element.0) vs \($0.element.1)" } ?? "")")
+        #expect(
+            firstDifference == nil,
+            "line \(firstDifference?.offset ?? -1): \(firstDifference.map { "\($0.element.0) vs \($0.element.1)" } ?? "")"
+        )
         #expect(ours.count == theirs.count)
     }
 
@@ -40,7 +43,9 @@ struct TypedstreamCorpusTests {
         // Every sample was written by Apple's or NeXT's own writer, whose sharing and integer forms ours follows.
         #expect(written == bytes)
         // The other byte order holds the same events.
-        let swapped = try Typedstream(bytes: stream.typedstreamBytes(byteOrder: stream.byteOrder == .big ? .little : .big))
+        let swapped = try Typedstream(
+            bytes: stream.typedstreamBytes(byteOrder: stream.byteOrder == .big ? .little : .big)
+        )
         #expect(swapped.events.count == stream.events.count)
         #expect(swapped.eventText().drop { $0 != "\n" } == stream.eventText().drop { $0 != "\n" })
     }

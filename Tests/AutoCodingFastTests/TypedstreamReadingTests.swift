@@ -13,8 +13,12 @@ struct TypedstreamReadingTests {
         header + [
             0x84, 0x01, 0x40,  // group: new shared string "@"
             0x84,  // new object #0
-            0x84, 0x84, 0x08] + Array("NSString".utf8) + [0x01,  // class #1 NSString v1 (new shared string)
-            0x84, 0x84, 0x08] + Array("NSObject".utf8) + [0x00,  // class #2 NSObject v0
+            0x84, 0x84, 0x08,
+        ] + Array("NSString".utf8) + [
+            0x01,  // class #1 NSString v1 (new shared string)
+            0x84, 0x84, 0x08,
+        ] + Array("NSObject".utf8) + [
+            0x00,  // class #2 NSObject v0
             0x85,  // end of class chain
             0x84, 0x01, 0x2B,  // group: new shared string "+"
             0x02, 0x68, 0x69,  // unshared string "hi"
@@ -45,7 +49,8 @@ struct TypedstreamReadingTests {
                 \tend literal object
                 end typed values
 
-                """)
+                """
+        )
         #expect(stream.typedstreamBytes() == Self.string)
     }
 
@@ -143,11 +148,12 @@ struct TypedstreamReadingTests {
     /// Every proper prefix of a valid stream that contains an object, a string, integers of every width,
     /// reals, structs and arrays fails as truncated (except where a prefix ends on a group boundary).
     @Test func rejectsTruncationInsideEveryKindOfValue() throws {
-        let second = Self.literal("qfd") + [
-            0x87, 1, 2, 3, 4, 5, 6, 7, 8,  // q, 8 bytes
-            0x83, 0, 0, 0xC0, 0x3F,  // f
-            0x83, 0, 0, 0, 0, 0, 0, 0xF8, 0x3F,  // d
-        ]
+        let second =
+            Self.literal("qfd") + [
+                0x87, 1, 2, 3, 4, 5, 6, 7, 8,  // q, 8 bytes
+                0x83, 0, 0, 0xC0, 0x3F,  // f
+                0x83, 0, 0, 0, 0, 0, 0, 0xF8, 0x3F,  // d
+            ]
         let third = Self.literal("{ii}[3s]") + [0x81, 1, 2, 0x82, 1, 2, 3, 4, 1, 2, 3]
         let full = Self.string + second + third
         let boundaries = [Self.header.count, Self.string.count, Self.string.count + second.count]
@@ -195,7 +201,8 @@ struct TypedstreamReadingTests {
         let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes, options: options) }
         #expect(error?.code == .depthLimitExceeded)
         // Deep type encodings are bounded too.
-        let deep = Array(repeating: UInt8(ascii: "{"), count: 50) + [UInt8(ascii: "i")]
+        let deep =
+            Array(repeating: UInt8(ascii: "{"), count: 50) + [UInt8(ascii: "i")]
             + Array(repeating: UInt8(ascii: "}"), count: 50)
         let deepError = #expect(throws: ArchiveError.self) {
             try Typedstream(bytes: Self.header + [0x84, UInt8(deep.count)] + deep, options: options)

@@ -35,7 +35,9 @@ struct TypedstreamGraphTests {
 
     @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
     func convertsFoundationClassesToTheirKeyedForms() throws {
-        let keyed = try ArchiveGraph(bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist())
+        let keyed = try ArchiveGraph(
+            bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist()
+        )
         let root = try #require(keyed.root?.object)
         #expect(root.className == "NSDictionary")
         #expect(root["NS.keys"]?.elements?.compactMap(\.string) == ["arr", "data", "num"])
@@ -43,7 +45,9 @@ struct TypedstreamGraphTests {
         #expect(values[0].object?["NS.objects"]?.elements?.compactMap(\.int) == [1, 2])
         #expect(values[1].bytes == [1, 2])
         #expect(values[2].int == 7)
-        let body = try ArchiveGraph(bytes: try Self.graph("crabstep_AttributedBodyTextOnly").keyedArchiveGraph().binaryPlist())
+        let body = try ArchiveGraph(
+            bytes: try Self.graph("crabstep_AttributedBodyTextOnly").keyedArchiveGraph().binaryPlist()
+        )
         #expect(body.root?.object?["NSString"]?.string == "Noter test")
         #expect(body.root?.object?["NSAttributes"]?.object?.className == "NSDictionary")
     }
@@ -93,10 +97,12 @@ struct TypedstreamGraphTests {
             Issue.record("nested NSArray")
             return
         }
-        #expect(numbers.compactMap { v -> Int64? in
-            if case .number(let n)? = Self.foundation(v) { return n.integer }
-            return nil
-        } == [1, 2])
+        #expect(
+            numbers.compactMap { v -> Int64? in
+                if case .number(let n)? = Self.foundation(v) { return n.integer }
+                return nil
+            } == [1, 2]
+        )
         guard case .set(let members)? = try Self.graph("crabstep_foundation-NSSet").root?.foundation else {
             Issue.record("NSSet")
             return
@@ -148,6 +154,17 @@ struct TypedstreamGraphTests {
         }
         #expect(entries.count == 3)
         #expect(entries.allSatisfy { !$0.value.groups.isEmpty })
+        // The nested streams hold NeXT Storage (a typed array) and HashTable objects.
+        let storages = entries.flatMap { $0.value.objects.filter { $0.className == "Storage" } }
+        #expect(!storages.isEmpty)
+        for storage in storages {
+            guard case .storage(let type, let elements)? = storage.foundation else {
+                Issue.record("Storage layout")
+                continue
+            }
+            #expect(type == "*")
+            #expect(elements.count == 3)
+        }
         let nib = try Self.graph("TLayer_TLayerDemo.nib_objects.nib")
         let fonts = nib.objects.filter { $0.className == "NSFont" }
         #expect(!fonts.isEmpty)
@@ -159,6 +176,29 @@ struct TypedstreamGraphTests {
             #expect(name.hasPrefix("Helvetica") || name.hasPrefix("Lucida") || !name.isEmpty)
             #expect(size > 0)
         }
+    }
+
+    /// A known class whose groups are not the expected layout (another version, say) is not mapped, stays a
+    /// TypedObject, and writes back unchanged.
+    @Test func keepsAKnownClassWithAnotherLayoutAsIs() throws {
+        let odd = TypedObject(
+            classes: [TypedClass("NSString", version: 9), TypedClass("NSObject", version: 0)],
+            groups: [
+                TypedGroup(
+                    encoding: "ii",
+                    values: [.signed(1, type: UInt8(ascii: "i")), .signed(2, type: UInt8(ascii: "i"))]
+                )
+            ]
+        )
+        #expect(odd.foundation == nil)
+        let archiver = TypedstreamArchiver()
+        archiver.encodeObject(odd)
+        let bytes = archiver.archivedBytes(byteOrder: .big)
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.foundation == nil)
+        #expect(graph.root?.version(of: "NSString") == 9)
+        let same = graph.typedstreamBytes() == bytes
+        #expect(same)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))

@@ -73,7 +73,8 @@ public struct IMessageText {
         graph = try TypedGraph(bytes: bytes, options: options)
         guard case .attributedString(let body)? = graph.root?.foundation else {
             throw TypedstreamDecodingError(
-                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString")
+                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString"
+            )
         }
         text = body.text
         let utf16 = Array(body.text.utf16)
@@ -89,8 +90,13 @@ public struct IMessageText {
                 }
             }
             runs.append(
-                Run(location: run.location, length: run.length,
-                    text: String(decoding: utf16[start..<end], as: UTF16.self), attributes: attributes))
+                Run(
+                    location: run.location,
+                    length: run.length,
+                    text: String(decoding: utf16[start..<end], as: UTF16.self),
+                    attributes: attributes
+                )
+            )
         }
         self.runs = runs
     }
@@ -118,11 +124,13 @@ public struct IMessageText {
             return .data(bytes)
         case .array(let values), .set(let values): return .array(values.map { Self.value($0, depth: depth - 1) })
         case .dictionary(let pairs):
-            return .dictionary(pairs.map { pair in
-                let key: String
-                if case .string(let s)? = pair.key.object?.foundation { key = s } else { key = "\(pair.key)" }
-                return (key, Self.value(pair.value, depth: depth - 1))
-            })
+            return .dictionary(
+                pairs.map { pair in
+                    let key: String
+                    if case .string(let s)? = pair.key.object?.foundation { key = s } else { key = "\(pair.key)" }
+                    return (key, Self.value(pair.value, depth: depth - 1))
+                }
+            )
         case .null: return .null
         case .date(let t): return .real(t)
         default: return .object(object.className)

@@ -10,7 +10,8 @@ extension TypedObject {
         let base = [TypedClass("NSString", version: 1), nsObject]
         return TypedObject(
             classes: mutable ? [TypedClass("NSMutableString", version: 1)] + base : base,
-            groups: [TypedGroup(encoding: "+", values: [.string(Array(text.utf8))])])
+            groups: [TypedGroup(encoding: "+", values: [.string(Array(text.utf8))])]
+        )
     }
 
     // NSNumber's type strings are `@encode` constants, one address per type, so archives share them.
@@ -33,7 +34,8 @@ extension TypedObject {
             groups: [
                 TypedGroup(encoding: "*", values: [.cString(type)]),
                 TypedGroup(encoding: type.text, values: [value]),
-            ])
+            ]
+        )
     }
 
     /// An `NSArray` (or `NSMutableArray`): a count, then one `@` group per element.
@@ -42,7 +44,8 @@ extension TypedObject {
         return TypedObject(
             classes: mutable ? [TypedClass("NSMutableArray", version: 0)] + base : base,
             groups: [TypedGroup(encoding: "i", values: [.signed(Int64(elements.count), type: UInt8(ascii: "i"))])]
-                + elements.map { TypedGroup(encoding: "@", values: [$0]) })
+                + elements.map { TypedGroup(encoding: "@", values: [$0]) }
+        )
     }
 
     /// An `NSDictionary`: a count, then a key group and a value group per entry.
@@ -50,7 +53,10 @@ extension TypedObject {
         TypedObject(
             classes: [TypedClass("NSDictionary", version: 0), nsObject],
             groups: [TypedGroup(encoding: "i", values: [.signed(Int64(pairs.count), type: UInt8(ascii: "i"))])]
-                + pairs.flatMap { [TypedGroup(encoding: "@", values: [$0.key]), TypedGroup(encoding: "@", values: [$0.value])] })
+                + pairs.flatMap {
+                    [TypedGroup(encoding: "@", values: [$0.key]), TypedGroup(encoding: "@", values: [$0.value])]
+                }
+        )
     }
 
     /// An `NSData`: a length, then a `[Nc]` byte array.
@@ -60,14 +66,16 @@ extension TypedObject {
             groups: [
                 TypedGroup(encoding: "i", values: [.signed(Int64(bytes.count), type: UInt8(ascii: "i"))]),
                 TypedGroup(encoding: "[\(bytes.count)c]", values: [.bytes(bytes, signed: true)]),
-            ])
+            ]
+        )
     }
 
     /// An `NSDate`: seconds since 2001-01-01.
     public static func date(_ secondsSince2001: Double) -> TypedObject {
         TypedObject(
             classes: [TypedClass("NSDate", version: 0), nsObject],
-            groups: [TypedGroup(encoding: "d", values: [.double(secondsSince2001)])])
+            groups: [TypedGroup(encoding: "d", values: [.double(secondsSince2001)])]
+        )
     }
 
     /// An `NSAttributedString`: the string, then per run its attribute-set number and UTF-16 length (`iI`),
@@ -87,14 +95,20 @@ extension TypedObject {
             groups.append(
                 TypedGroup(
                     encoding: "iI",
-                    values: [.signed(set, type: UInt8(ascii: "i")), .unsigned(UInt64(run.length), type: UInt8(ascii: "I"))]))
+                    values: [
+                        .signed(set, type: UInt8(ascii: "i")), .unsigned(UInt64(run.length), type: UInt8(ascii: "I")),
+                    ]
+                )
+            )
             if known == nil {
                 sets[ObjectIdentifier(run.attributes)] = set
                 groups.append(TypedGroup(encoding: "@", values: [.object(run.attributes)]))
             }
         }
         return TypedObject(
-            classes: mutable ? [TypedClass("NSMutableAttributedString", version: 0)] + base : base, groups: groups)
+            classes: mutable ? [TypedClass("NSMutableAttributedString", version: 0)] + base : base,
+            groups: groups
+        )
     }
 }
 
@@ -110,7 +124,8 @@ enum TypedstreamFoundationEncoding {
         case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
         default:
             preconditionFailure(
-                "\(type(of: object)) is neither TypedstreamEncodable, a TypedObject nor a mapped Foundation value")
+                "\(type(of: object)) is neither TypedstreamEncodable, a TypedObject nor a mapped Foundation value"
+            )
         }
     }
 }

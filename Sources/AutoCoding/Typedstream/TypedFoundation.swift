@@ -33,6 +33,8 @@ public enum TypedFoundation {
     case color(space: Int64, components: [Double])
     /// `NSFont`: the name and size (the name is an old NeXT binary property list, decoded when it is one).
     case font(name: String, size: Double)
+    /// NeXT `Storage`: a typed array; the element type encoding and the elements.
+    case storage(elementType: String, elements: [TypedValue])
     /// NeXT `StreamTable`: keys and values, each value a nested typedstream decoded in turn.
     case streamTable([(key: TypedValue, value: TypedGraph)])
 }
@@ -114,6 +116,28 @@ extension TypedObject {
             return font(values)
         case "StreamTable":
             return streamTable(values)
+        case "Storage":
+            // The element type as an atom, the element size, the count, then one `[N<type>]` group.
+            guard values.count >= 3, case .atom(let type?) = values[0], let count = values[2].integer else {
+                return nil
+            }
+            if count == 0, values.count == 3 {
+                return .storage(elementType: String(decoding: type, as: UTF8.self), elements: [])
+            }
+            guard values.count == 4 else { return nil }
+            switch values[3] {
+            case .array(let elements, _) where elements.count == count:
+                return .storage(elementType: String(decoding: type, as: UTF8.self), elements: elements)
+            case .bytes(let bytes, let signed) where bytes.count == count:
+                let elements = bytes.map { b -> TypedValue in
+                    signed
+                        ? .signed(Int64(Int8(bitPattern: b)), type: UInt8(ascii: "c"))
+                        : .unsigned(UInt64(b), type: UInt8(ascii: "C"))
+                }
+                return .storage(elementType: String(decoding: type, as: UTF8.self), elements: elements)
+            default:
+                return nil
+            }
         default:
             return nil
         }

@@ -40,7 +40,8 @@ struct TypedKeyedConverter {
         case .double(let v): return .inline(.real(v))
         case .nil, .ignored: return .null
         case .cString(let s): return .reference(.string(s.text))
-        case .atom(let b), .selector(let b): return b.map { .reference(.string(String(decoding: $0, as: UTF8.self))) } ?? .null
+        case .atom(let b), .selector(let b):
+            return b.map { .reference(.string(String(decoding: $0, as: UTF8.self))) } ?? .null
         case .string(let b): return .reference(.data(b))
         case .class(let chain): return .reference(.string(chain.first?.name ?? ""))
         case .bytes(let b, _): return .reference(.data(b))

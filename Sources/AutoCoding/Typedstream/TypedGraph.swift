@@ -72,13 +72,10 @@ public struct TypedGraph {
 }
 
 /// Turns events into values with an explicit stack (no recursion however deep the stream nests).
+///
+/// The stack is kept as parallel arrays, so that appending a value mutates the innermost array in place.
 struct TypedGraphBuilder {
-    private enum Frame {
-        case group(encoding: String, values: [TypedValue])
-        case object(TypedObject)
-        case array(encoding: String, values: [TypedValue])
-        case structure(encoding: String, values: [TypedValue])
-    }
+    private enum Kind { case group, object, array, structure }
 
     private enum Entry {
         case object(TypedObject)
@@ -87,7 +84,12 @@ struct TypedGraphBuilder {
     }
 
     let stream: Typedstream
-    private var frames: [Frame] = []
+    private var kinds: [Kind] = []
+    /// Per open group, array or struct: its encoding and the values so far (empty for an object).
+    private var encodings: [String] = []
+    private var values: [[TypedValue]] = []
+    /// Per open object: the object whose groups are being read (nil for other kinds).
+    private var owners: [TypedObject?] = []
     private var entries: [Entry] = []
     private var top: [TypedGroup] = []
     /// Classes of a chain being read, with their entry numbers, until its nil or class reference.
@@ -95,22 +97,45 @@ struct TypedGraphBuilder {
     /// Whether the chain being read is an object's (else it is a `#` value).
     private var chainOwner: TypedObject?
     private var inChain = false
+    /// Type encodings by their place in storage: a shared string is decoded to a `String` once.
+    private var texts: [Int: String] = [:]
 
     init(stream: Typedstream) { self.stream = stream }
 
-    private func text(_ s: TypedstreamString) -> String { String(decoding: stream.bytes(of: s), as: UTF8.self) }
+    private mutating func text(_ s: TypedstreamString) -> String {
+        if let known = texts[s.range.lowerBound] { return known }
+        let text = String(decoding: stream.bytes(of: s), as: UTF8.self)
+        texts[s.range.lowerBound] = text
+        return text
+    }
+
+    private mutating func open(_ kind: Kind, _ encoding: String, owner: TypedObject? = nil) {
+        kinds.append(kind)
+        encodings.append(encoding)
+        values.append([])
+        owners.append(owner)
+    }
+
+    /// Closes the innermost frame, which must be of `kind`, and returns its encoding and values.
+    private mutating func close(_ kind: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue])
+    {
+        guard kinds.last == kind else { throw misplaced(event) }
+        kinds.removeLast()
+        owners.removeLast()
+        return (encodings.removeLast(), values.removeLast())
+    }
 
     mutating func build() throws(ArchiveError) -> [TypedGroup] {
         for event in stream.events {
             switch event {
-            case .beginGroup(let s): frames.append(.group(encoding: text(s), values: []))
+            case .beginGroup(let s): open(.group, text(s))
             case .endGroup:
-                guard case .group(let encoding, let values)? = frames.popLast() else { throw misplaced(event) }
-                let group = TypedGroup(encoding: encoding, values: values)
-                if case .object(let object)? = frames.last {
-                    object.groups.append(group)
-                } else if frames.isEmpty {
+                let (encoding, groupValues) = try close(.group, event)
+                let group = TypedGroup(encoding: encoding, values: groupValues)
+                if kinds.isEmpty {
                     top.append(group)
+                } else if kinds.last == .object, let owner = owners.last ?? nil {
+                    owner.groups.append(group)
                 } else {
                     throw misplaced(event)
                 }
@@ -118,11 +143,11 @@ struct TypedGraphBuilder {
                 let object = TypedObject(classes: [])
                 entries.append(.object(object))
                 try add(.object(object))
-                frames.append(.object(object))
+                open(.object, "", owner: object)
                 inChain = true
                 chainOwner = object
             case .endObject:
-                guard case .object? = frames.popLast() else { throw misplaced(event) }
+                _ = try close(.object, event)
             case .classInfo(let name, let version):
                 if !inChain {
                     inChain = true
@@ -154,17 +179,17 @@ struct TypedGraphBuilder {
             case .selector(let s): try add(.selector(s.map { Array(stream.bytes(of: $0)) }))
             case .string(let s): try add(.string(Array(stream.bytes(of: s))))
             case .byteArray(let s, let signed): try add(.bytes(Array(stream.bytes(of: s)), signed: signed))
-            case .beginArray(let s, _): frames.append(.array(encoding: text(s), values: []))
+            case .beginArray(let s, _): open(.array, text(s))
             case .endArray:
-                guard case .array(let encoding, let values)? = frames.popLast() else { throw misplaced(event) }
-                try add(.array(values, encoding: encoding))
-            case .beginStruct(let s): frames.append(.structure(encoding: text(s), values: []))
+                let (encoding, elements) = try close(.array, event)
+                try add(.array(elements, encoding: encoding))
+            case .beginStruct(let s): open(.structure, text(s))
             case .endStruct:
-                guard case .structure(let encoding, let values)? = frames.popLast() else { throw misplaced(event) }
-                try add(.structure(values, encoding: encoding))
+                let (encoding, fields) = try close(.structure, event)
+                try add(.structure(fields, encoding: encoding))
             }
         }
-        guard frames.isEmpty else { throw ArchiveError(.truncated, "the events end inside a value") }
+        guard kinds.isEmpty else { throw ArchiveError(.truncated, "the events end inside a value") }
         return top
     }
 
@@ -186,23 +211,10 @@ struct TypedGraphBuilder {
     }
 
     private mutating func add(_ value: TypedValue) throws(ArchiveError) {
-        switch frames.last {
-        case .group(let encoding, var values)?:
-            // Appending in place: release the frame's array first so it is not copied.
-            frames[frames.count - 1] = .group(encoding: "", values: [])
-            values.append(value)
-            frames[frames.count - 1] = .group(encoding: encoding, values: values)
-        case .array(let encoding, var values)?:
-            frames[frames.count - 1] = .group(encoding: "", values: [])
-            values.append(value)
-            frames[frames.count - 1] = .array(encoding: encoding, values: values)
-        case .structure(let encoding, var values)?:
-            frames[frames.count - 1] = .group(encoding: "", values: [])
-            values.append(value)
-            frames[frames.count - 1] = .structure(encoding: encoding, values: values)
-        case .object?, nil:
+        guard let kind = kinds.last, kind != .object else {
             throw ArchiveError(.unexpectedType, "a value outside any group of values")
         }
+        values[values.count - 1].append(value)
     }
 
     private func misplaced(_ event: TypedstreamEvent) -> ArchiveError {

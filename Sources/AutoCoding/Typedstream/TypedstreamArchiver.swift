@@ -85,9 +85,11 @@ public final class TypedstreamArchiver {
         } else if let typed = object as? TypedObject {
             node = typed
         } else if let encodable = object as? any TypedstreamEncodable {
-            node = TypedObject(classes: encodable.typedstreamClasses.map { cls in
-                TypedClass(classNameMap[cls.name] ?? cls.name, version: cls.version)
-            })
+            node = TypedObject(
+                classes: encodable.typedstreamClasses.map { cls in
+                    TypedClass(classNameMap[cls.name] ?? cls.name, version: cls.version)
+                }
+            )
             pending.append((encodable, node))
         } else {
             node = TypedstreamFoundationEncoding.node(for: object, archiver: self)
@@ -106,7 +108,8 @@ public final class TypedstreamArchiver {
     private func resolveConditionals(_ groups: [TypedGroup]) -> [TypedGroup] {
         var targets: [ObjectIdentifier: TypedValue] = [:]
         for (placeholder, target) in conditional {
-            targets[ObjectIdentifier(placeholder)] = unconditional.contains(ObjectIdentifier(target)) ? .object(target) : .nil
+            targets[ObjectIdentifier(placeholder)] =
+                unconditional.contains(ObjectIdentifier(target)) ? .object(target) : .nil
         }
         func fix(_ values: [TypedValue]) -> [TypedValue] {
             values.map { value in

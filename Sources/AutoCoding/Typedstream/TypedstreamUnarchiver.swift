@@ -91,7 +91,9 @@ public final class TypedstreamUnarchiver {
     /// Decodes the next group as a real (`f` or `d`).
     public func decodeReal() throws -> Double {
         let value = try cursor.nextSingle()
-        guard let real = value.real else { throw TypedstreamDecodingError(description: "expected a real, found \(value)") }
+        guard let real = value.real else {
+            throw TypedstreamDecodingError(description: "expected a real, found \(value)")
+        }
         return real
     }
 

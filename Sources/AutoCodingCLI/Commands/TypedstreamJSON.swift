@@ -23,7 +23,10 @@ enum TypedstreamJSON {
             line.int("location", run.location)
             line.int("length", run.length)
             line.string("text", run.text)
-            line.raw("attributes", "{" + run.attributes.map { JSONLine.quoted($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}")
+            line.raw(
+                "attributes",
+                "{" + run.attributes.map { JSONLine.quoted($0.key) + ":" + json($0.value) }.joined(separator: ",") + "}"
+            )
             runs.append(line.finished)
         }
         var line = JSONLine()
@@ -56,10 +59,16 @@ enum TypedstreamJSON {
         return out + "]}"
     }
 
-    private static func group(encoding: String, _ values: [TypedValue], _ ids: inout [ObjectIdentifier: Int], _ depth: Int)
+    private static func group(
+        encoding: String,
+        _ values: [TypedValue],
+        _ ids: inout [ObjectIdentifier: Int],
+        _ depth: Int
+    )
         -> String
     {
-        "{\"types\":\(JSONLine.quoted(encoding)),\"values\":[" + values.map { json($0, &ids, depth) }.joined(separator: ",")
+        "{\"types\":\(JSONLine.quoted(encoding)),\"values\":["
+            + values.map { json($0, &ids, depth) }.joined(separator: ",")
             + "]}"
     }
 
@@ -72,11 +81,13 @@ enum TypedstreamJSON {
         case .double(let v): return v.isFinite ? "\(v)" : JSONLine.quoted("\(v)")
         case .nil, .ignored: return "null"
         case .cString(let s): return "{\"$cstring\":\(JSONLine.quoted(s.text))}"
-        case .atom(let b): return b.map { "{\"$atom\":\(JSONLine.quoted(String(decoding: $0, as: UTF8.self)))}" } ?? "null"
+        case .atom(let b):
+            return b.map { "{\"$atom\":\(JSONLine.quoted(String(decoding: $0, as: UTF8.self)))}" } ?? "null"
         case .selector(let b):
             return b.map { "{\"$selector\":\(JSONLine.quoted(String(decoding: $0, as: UTF8.self)))}" } ?? "null"
         case .string(let b): return JSONLine.quoted(String(decoding: b, as: UTF8.self))
-        case .class(let chain): return "{\"$classChain\":[" + chain.map { JSONLine.quoted($0.name) }.joined(separator: ",") + "]}"
+        case .class(let chain):
+            return "{\"$classChain\":[" + chain.map { JSONLine.quoted($0.name) }.joined(separator: ",") + "]}"
         case .bytes(let b, _): return "{\"$data\":\"\(Data(b).base64EncodedString())\"}"
         case .array(let values, _), .structure(let values, _):
             return "[" + values.map { json($0, &ids, depth - 1) }.joined(separator: ",") + "]"

@@ -58,7 +58,10 @@ struct TypedstreamReader {
 
     mutating func read() throws(ArchiveError) -> Typedstream {
         guard bytes.count <= options.maxInputBytes else {
-            throw ArchiveError(.limitExceeded, "input of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes)")
+            throw ArchiveError(
+                .limitExceeded,
+                "input of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes)"
+            )
         }
         guard Self.hasSignature(bytes) else {
             throw ArchiveError(.notTypedstream, "no typedstream signature (streamtyped or typedstream) at offset 1")
@@ -68,7 +71,8 @@ struct TypedstreamReader {
             throw ArchiveError(
                 .unsupportedVersion,
                 "streamer version \(streamerVersion) at offset 0; only version 4 is supported"
-                    + (streamerVersion == 3 ? " (3 is the old NeXTSTEP format)" : ""))
+                    + (streamerVersion == 3 ? " (3 is the old NeXTSTEP format)" : "")
+            )
         }
         bigEndian = bytes[2] == UInt8(ascii: "t")
         position = 13
@@ -80,7 +84,8 @@ struct TypedstreamReader {
             byteOrder: bigEndian ? .big : .little,
             systemVersion: systemVersion,
             events: events,
-            storage: bytes)
+            storage: bytes
+        )
     }
 
     // MARK: - The event loop
@@ -89,7 +94,10 @@ struct TypedstreamReader {
         let eventLimit = options.maxExpandedNodeCount
         while true {
             guard events.count <= eventLimit else {
-                throw ArchiveError(.limitExceeded, "more than \(eventLimit) events (maxExpandedNodeCount) at offset \(position)")
+                throw ArchiveError(
+                    .limitExceeded,
+                    "more than \(eventLimit) events (maxExpandedNodeCount) at offset \(position)"
+                )
             }
             guard let frame = frames.last else {
                 // Top level: groups until the end of the data.
@@ -145,7 +153,12 @@ struct TypedstreamReader {
         var first = parsedTypes[index]
         if first < 0 {
             let string = sharedStrings[index]
-            first = try types.parse(bytes, start: string.range.lowerBound, end: string.range.upperBound, depthLimit: options.depthLimit)
+            first = try types.parse(
+                bytes,
+                start: string.range.lowerBound,
+                end: string.range.upperBound,
+                depthLimit: options.depthLimit
+            )
             parsedTypes[index] = first
         }
         events.append(.beginGroup(sharedStrings[index]))
@@ -155,7 +168,10 @@ struct TypedstreamReader {
     private mutating func enter() throws(ArchiveError) {
         depth += 1
         guard depth <= options.depthLimit else {
-            throw ArchiveError(.depthLimitExceeded, "values nested deeper than \(options.depthLimit) at offset \(position)")
+            throw ArchiveError(
+                .depthLimitExceeded,
+                "values nested deeper than \(options.depthLimit) at offset \(position)"
+            )
         }
     }
 
@@ -168,9 +184,11 @@ struct TypedstreamReader {
         case UInt8(ascii: "c"):
             events.append(.signed(Int64(Int8(bitPattern: try readByte("c value"))), type: node.code))
         case UInt8(ascii: "C"), UInt8(ascii: "B"):
-            events.append(.unsigned(UInt64(try readByte("\(Character(Unicode.Scalar(node.code))) value")), type: node.code))
+            events.append(.unsigned(UInt64(try readByte("byte value")), type: node.code))
         case UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
-            events.append(.signed(try readInteger(head: try readHead(), signed: true, what: "integer"), type: node.code))
+            events.append(
+                .signed(try readInteger(head: try readHead(), signed: true, what: "integer"), type: node.code)
+            )
         case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
             let value = try readInteger(head: try readHead(), signed: false, what: "integer")
             events.append(.unsigned(UInt64(bitPattern: value), type: node.code))
@@ -236,15 +254,26 @@ struct TypedstreamReader {
                 guard node.count <= bytes.count - position else {
                     throw ArchiveError.truncated("byte array of \(node.count) bytes", at: position)
                 }
-                events.append(.byteArray(TypedstreamString(start: position, count: node.count), signed: element.code == UInt8(ascii: "c")))
+                events.append(
+                    .byteArray(
+                        TypedstreamString(start: position, count: node.count),
+                        signed: element.code == UInt8(ascii: "c")
+                    )
+                )
                 position += node.count
             } else {
                 // Elements that take bytes cannot outnumber the bytes left; empty ones are bounded by the event limit.
                 guard node.minimumSize <= bytes.count - position else {
-                    throw ArchiveError.truncated("array \(String(decoding: bytes[node.start..<node.end], as: UTF8.self)) of \(node.count) elements", at: position)
+                    throw ArchiveError.truncated(
+                        "array \(String(decoding: bytes[node.start..<node.end], as: UTF8.self)) of \(node.count) elements",
+                        at: position
+                    )
                 }
                 guard node.count <= options.maxExpandedNodeCount - events.count else {
-                    throw ArchiveError(.limitExceeded, "array of \(node.count) elements at offset \(position) exceeds maxExpandedNodeCount")
+                    throw ArchiveError(
+                        .limitExceeded,
+                        "array of \(node.count) elements at offset \(position) exceeds maxExpandedNodeCount"
+                    )
                 }
                 events.append(.beginArray(encoding, count: node.count))
                 try enter()
@@ -252,7 +281,10 @@ struct TypedstreamReader {
             }
         case UInt8(ascii: "{"):
             guard node.minimumSize <= bytes.count - position else {
-                throw ArchiveError.truncated("struct \(String(decoding: bytes[node.start..<node.end], as: UTF8.self))", at: position)
+                throw ArchiveError.truncated(
+                    "struct \(String(decoding: bytes[node.start..<node.end], as: UTF8.self))",
+                    at: position
+                )
             }
             events.append(.beginStruct(TypedstreamString(start: node.start, count: node.end - node.start)))
             try enter()
@@ -261,7 +293,8 @@ struct TypedstreamReader {
             // Unions have no stored discriminator: their size is unknown to the reader.
             throw ArchiveError(
                 .invalidTypeEncoding,
-                "cannot read a value of type \(String(decoding: bytes[node.start..<node.end], as: UTF8.self)) at offset \(position)")
+                "cannot read a value of type \(String(decoding: bytes[node.start..<node.end], as: UTF8.self)) at offset \(position)"
+            )
         }
     }
 
@@ -289,25 +322,47 @@ struct TypedstreamReader {
 
     private mutating func assignReference(_ kind: TypedstreamReferenceKind) throws(ArchiveError) {
         guard referenceKinds.count < options.maxObjectCount else {
-            throw ArchiveError(.limitExceeded, "more than \(options.maxObjectCount) objects (maxObjectCount) at offset \(position)")
+            throw ArchiveError(
+                .limitExceeded,
+                "more than \(options.maxObjectCount) objects (maxObjectCount) at offset \(position)"
+            )
         }
         referenceKinds.append(kind)
     }
 
-    private mutating func readReference(head: Int8, kind: TypedstreamReferenceKind) throws(ArchiveError) -> TypedstreamEvent {
+    private mutating func readReference(
+        head: Int8,
+        kind: TypedstreamReferenceKind
+    ) throws(ArchiveError) -> TypedstreamEvent {
         let offset = position - 1
-        let number = try readInteger(head: head, signed: true, what: "reference") - Self.firstReferenceNumber
-        guard number >= 0, number < referenceKinds.count else {
+        let number = try readReferenceNumber(head: head, below: referenceKinds.count, what: "reference", of: "objects")
+        guard referenceKinds[number] == kind else {
             throw ArchiveError(
                 .invalidReference,
-                "reference #\(number) at offset \(offset) is outside the \(referenceKinds.count) objects read so far")
-        }
-        guard referenceKinds[Int(number)] == kind else {
-            throw ArchiveError(
-                .invalidReference,
-                "reference #\(number) at offset \(offset) names a \(referenceKinds[Int(number)]) where a \(kind) is expected")
+                "reference #\(number) at offset \(offset) names a \(referenceKinds[number]) where a \(kind) is expected"
+            )
         }
         return .reference(Int32(number), kind: kind)
+    }
+
+    /// Reads a reference number and checks it against the `count` entries of its table read so far.
+    private mutating func readReferenceNumber(
+        head: Int8,
+        below count: Int,
+        what: String,
+        of table: String
+    )
+        throws(ArchiveError) -> Int
+    {
+        let offset = position - 1
+        let number = try readInteger(head: head, signed: true, what: what) - Self.firstReferenceNumber
+        guard number >= 0, number < count else {
+            throw ArchiveError(
+                .invalidReference,
+                "\(what) #\(number) at offset \(offset) is outside the \(count) \(table) read so far"
+            )
+        }
+        return Int(number)
     }
 
     /// Reads a shared string (literal or a reference into the shared-string table); nil for a nil string.
@@ -320,20 +375,21 @@ struct TypedstreamReader {
                 throw ArchiveError(.invalidObject, "nil inside a literal shared string at offset \(offset)")
             }
             guard sharedStrings.count < options.maxObjectCount else {
-                throw ArchiveError(.limitExceeded, "more than \(options.maxObjectCount) shared strings at offset \(offset)")
+                throw ArchiveError(
+                    .limitExceeded,
+                    "more than \(options.maxObjectCount) shared strings at offset \(offset)"
+                )
             }
             sharedStrings.append(try readUnsharedString(head: head))
             parsedTypes.append(-1)
             return sharedStrings.count - 1
         }
-        let offset = position - 1
-        let number = try readInteger(head: head, signed: true, what: "shared string reference") - Self.firstReferenceNumber
-        guard number >= 0, number < sharedStrings.count else {
-            throw ArchiveError(
-                .invalidReference,
-                "shared string #\(number) at offset \(offset) is outside the \(sharedStrings.count) shared strings read so far")
-        }
-        return Int(number)
+        return try readReferenceNumber(
+            head: head,
+            below: sharedStrings.count,
+            what: "shared string",
+            of: "shared strings"
+        )
     }
 
     /// Reads a length and that many bytes (the head is not nil).
@@ -341,7 +397,10 @@ struct TypedstreamReader {
         let offset = position - 1
         let length = try readInteger(head: head, signed: false, what: "string length")
         guard length >= 0, length <= bytes.count - position else {
-            throw ArchiveError.truncated("string of \(UInt64(bitPattern: length)) bytes declared at offset \(offset)", at: position)
+            throw ArchiveError.truncated(
+                "string of \(UInt64(bitPattern: length)) bytes declared at offset \(offset)",
+                at: position
+            )
         }
         defer { position += Int(length) }
         return TypedstreamString(start: position, count: Int(length))
@@ -390,7 +449,8 @@ struct TypedstreamReader {
         default:
             throw ArchiveError(
                 .invalidTag,
-                "head 0x\(String(UInt8(bitPattern: head), radix: 16)) at offset \(position - 1) where a \(what) is expected")
+                "head 0x\(String(UInt8(bitPattern: head), radix: 16)) at offset \(position - 1) where a \(what) is expected"
+            )
         }
     }
 }

@@ -79,10 +79,15 @@ struct TypedstreamTypes {
                 guard let top = open.last else { throw fail("unbalanced \(Character(Unicode.Scalar(c)))") }
                 let node = nodes[Int(top.node)]
                 let expected: UInt8 =
-                    node.code == UInt8(ascii: "[") ? UInt8(ascii: "]") : node.code == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ")")
-                guard node.code != UInt8(ascii: "^"), c == expected else { throw fail("unbalanced \(Character(Unicode.Scalar(c)))") }
+                    node.code == UInt8(ascii: "[")
+                    ? UInt8(ascii: "]") : node.code == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: ")")
+                guard node.code != UInt8(ascii: "^"), c == expected else {
+                    throw fail("unbalanced \(Character(Unicode.Scalar(c)))")
+                }
                 if node.code == UInt8(ascii: "[") {
-                    guard node.child >= 0, nodes[Int(node.child)].next < 0 else { throw fail("an array needs one element type") }
+                    guard node.child >= 0, nodes[Int(node.child)].next < 0 else {
+                        throw fail("an array needs one element type")
+                    }
                     let size = nodes[Int(node.child)].minimumSize.multipliedReportingOverflow(by: node.count)
                     nodes[Int(top.node)].minimumSize = size.overflow ? Int.max : size.partialValue
                 } else {
@@ -90,7 +95,9 @@ struct TypedstreamTypes {
                     var count = 0
                     var field = node.child
                     while field >= 0 {
-                        size = size.addingReportingOverflow(nodes[Int(field)].minimumSize).overflow ? Int.max : size + nodes[Int(field)].minimumSize
+                        size =
+                            size.addingReportingOverflow(nodes[Int(field)].minimumSize).overflow
+                            ? Int.max : size + nodes[Int(field)].minimumSize
                         count += 1
                         field = nodes[Int(field)].next
                     }
@@ -106,8 +113,16 @@ struct TypedstreamTypes {
                     throw fail("unknown type code \(Character(Unicode.Scalar(c)).debugDescription)")
                 }
                 nodes.append(
-                    Node(code: c, count: 0, child: -1, next: -1, start: i, end: i + 1,
-                         minimumSize: c == UInt8(ascii: "!") ? 0 : 1))
+                    Node(
+                        code: c,
+                        count: 0,
+                        child: -1,
+                        next: -1,
+                        start: i,
+                        end: i + 1,
+                        minimumSize: c == UInt8(ascii: "!") ? 0 : 1
+                    )
+                )
                 i += 1
                 link(index, &open, &first, &lastTop)
                 completed = index
