@@ -37,7 +37,8 @@ extension ArchiveError {
         fileprivate enum Base: String, Hashable, Sendable {
             case notPropertyList, truncated, corruptTrailer, invalidOffset, invalidReference, invalidUID,
                 invalidObject, unexpectedType, missingKey, referenceCycle, depthLimitExceeded,
-                limitExceeded, unsupportedVersion, libplistFailure, notKeyedArchive
+                limitExceeded, unsupportedVersion, libplistFailure, notKeyedArchive, notTypedstream, invalidTag,
+                invalidTypeEncoding
         }
         fileprivate let base: Base
         fileprivate init(_ base: Base) { self.base = base }
@@ -72,6 +73,14 @@ extension ArchiveError {
         public static let libplistFailure = Code(.libplistFailure)
         /// The property list is valid but is not a keyed archive (no `$archiver`/`$objects`/`$top`).
         public static let notKeyedArchive = Code(.notKeyedArchive)
+        /// The bytes do not start with a typedstream header (`\u{4}\u{B}streamtyped` or `\u{4}\u{B}typedstream`).
+        public static let notTypedstream = Code(.notTypedstream)
+        /// A typedstream head byte is a tag that is not allowed where it stands (such as an end-of-object
+        /// marker in place of an integer), or a reserved tag no writer produces.
+        public static let invalidTag = Code(.invalidTag)
+        /// A typedstream type-encoding string is empty, unbalanced, or names a type that cannot be read
+        /// (a union, an unknown code).
+        public static let invalidTypeEncoding = Code(.invalidTypeEncoding)
 
         /// The code's name, such as `invalidUID`.
         public var description: String { base.rawValue }

@@ -8,7 +8,8 @@ struct Batch: ParsableCommand {
         abstract: "Decode many archives in parallel, one NDJSON record per input.",
         discussion: """
             Inputs are files and directories (searched recursively), one path per line of standard input \
-            (--stdin), or the blob column of each row of a SQLite query (--sqlite DB --query SQL). Each input \
+            (--stdin), or the blob column of each row of a SQLite query (--sqlite DB --query SQL, or --sqlite DB \
+            --table NAME --column NAME for a whole table, such as Messages' message.attributedBody). Each input \
             is read, validated and resolved into its whole object graph on one of --jobs worker threads; \
             memory stays bounded (each worker holds one input, and at most a small window of finished records \
             waits to be written in input order).
@@ -16,8 +17,10 @@ struct Batch: ParsableCommand {
             Each record is one line of JSON, in input order: {"path", "ok", "format", "archiver", \
             "root_class", "objects" ($objects count), "bytes", "ms", "error": null or {"code", "reason"}}; \
             with --sqlite also "row" (the row's other columns) and "column"; with --with-json also "graph" \
-            (the form `autocoding json` prints). Inputs that are not keyed archives are records with \
-            "ok": false and the code notPropertyList or notKeyedArchive, never fatal.
+            (the form `autocoding json` prints). Typedstreams (NSArchiver, iMessage attributedBody) are \
+            sniffed and validated as such: "format": "typedstream", "objects" their literal objects. \
+            Inputs that are not keyed archives are records with "ok": false and the code notPropertyList or \
+            notKeyedArchive, never fatal.
 
             On a terminal a progress bar is drawn on standard error; nothing of it is written when standard \
             error is not a terminal or with --quiet. A summary (counts, failures by error code, throughput) \
@@ -39,6 +42,14 @@ struct Batch: ParsableCommand {
 
     @Option(help: ArgumentHelp("The query whose rows hold the blobs (with --sqlite).", valueName: "sql"))
     var query: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Decode every row of this table (with --sqlite and --column), instead of --query.",
+            valueName: "name"
+        )
+    )
+    var table: String?
 
     @Option(
         help: ArgumentHelp(
@@ -73,9 +84,12 @@ struct Batch: ParsableCommand {
                 "Give files or directories, --stdin, or --sqlite DB --query SQL (exactly one of them)."
             )
         }
-        if sqlite != nil && query == nil { throw ValidationError("--sqlite needs --query SQL.") }
-        if sqlite == nil && (query != nil || column != nil) {
-            throw ValidationError("--query and --column go with --sqlite.")
+        if sqlite != nil && (query == nil) == (table == nil) {
+            throw ValidationError("--sqlite needs --query SQL or --table NAME --column NAME.")
+        }
+        if table != nil && column == nil { throw ValidationError("--table needs --column NAME.") }
+        if sqlite == nil && (query != nil || column != nil || table != nil) {
+            throw ValidationError("--query, --table and --column go with --sqlite.")
         }
         guard (1...512).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 512.") }
     }
@@ -86,7 +100,7 @@ struct Batch: ParsableCommand {
         let showProgress = BatchProgress.isWanted(quiet: quiet)
 
         let source: any BatchSource
-        if let sqlite, let query {
+        if let sqlite, let query = query ?? table.map({ Self.tableQuery(table: $0, column: column ?? "") }) {
             source = try usage {
                 try Self.sqliteSource(database: sqlite, query: query, column: column, count: showProgress)
             }
@@ -130,6 +144,12 @@ struct Batch: ParsableCommand {
             StandardError.write("error: \(ErrorReport(error).reason)")
             throw ExitCode(2)
         }
+    }
+
+    /// `SELECT ROWID, "column" FROM "table" ORDER BY ROWID`, with identifiers quoted for SQL.
+    static func tableQuery(table: String, column: String) -> String {
+        func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return "SELECT ROWID, \(quoted(column)) FROM \(quoted(table)) ORDER BY ROWID"
     }
 
     /// Opens the database read-only and compiles the query; the blob column is `column` or the last one.

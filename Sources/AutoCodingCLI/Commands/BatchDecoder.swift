@@ -88,6 +88,7 @@ struct BatchDecoder {
 
     /// Validates the bytes as a keyed archive and resolves its graph.
     func decode(_ bytes: [UInt8]) -> Outcome {
+        if Typedstream.hasSignature(bytes) { return decodeTypedstream(bytes) }
         guard let format = ArchiveFormat.detect(bytes) else {
             let reason =
                 bytes.isEmpty
@@ -102,6 +103,23 @@ struct BatchDecoder {
             let graph = try ArchiveGraph(archive: view.keyedArchive())
             outcome.rootClass = Self.className(of: graph.root)
             if withJSON { outcome.graphJSON = graph.json(prettyPrinted: false) }
+        } catch {
+            outcome.error = ErrorReport(error)
+        }
+        return outcome
+    }
+
+    /// Validates the bytes as a typedstream (iMessage `attributedBody`, NSArchiver files) and resolves its
+    /// object graph (every reference followed; the root's Foundation value mapped).
+    func decodeTypedstream(_ bytes: [UInt8]) -> Outcome {
+        var outcome = Outcome(format: "typedstream")
+        do {
+            let stream = try Typedstream(bytes: bytes, options: options)
+            outcome.objects = stream.objectCount
+            outcome.rootClass = stream.rootClassName
+            let graph = try TypedGraph(stream: stream)
+            _ = graph.root?.foundation
+            if withJSON { outcome.graphJSON = try TypedstreamJSON.json(bytes, options: options) }
         } catch {
             outcome.error = ErrorReport(error)
         }

@@ -38,10 +38,14 @@ struct Inspect: ParsableCommand {
         let value: ArchiveValue
         let archive: KeyedArchive?
         do {
-            value = try ArchiveValue(
-                propertyList: InputFiles.read(path, limit: options.maxInputBytes),
-                options: options
-            )
+            let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+            if Typedstream.hasSignature(bytes) {
+                // A typedstream's tree is its event layer: nesting by indentation, `<reference to object #n>`.
+                let stream = try Typedstream(bytes: bytes, options: options)
+                FileHandle.standardOutput.write(Data(stream.eventText().utf8))
+                return
+            }
+            value = try ArchiveValue(propertyList: bytes, options: options)
             archive = try FileCheck.keyedArchive(value, options: options)
         } catch {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")

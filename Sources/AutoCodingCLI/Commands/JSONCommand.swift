@@ -11,7 +11,9 @@ struct JSONCommand: ParsableCommand {
             An archive prints as {"$archiver": …, "$top": {…}}. Each object prints as \
             {"$class": …, "$uid": n, …} the first time and as {"$ref": n} after that, so shared objects \
             and cycles stay finite. A plain property list prints as JSON of its value. Data prints as \
-            {"$data": "<base64>"}, dates as {"$date": "<ISO 8601>"}.
+            {"$data": "<base64>"}, dates as {"$date": "<ISO 8601>"}. A typedstream (NSArchiver) prints as \
+            {"text", "runs"} when it is an iMessage attributedBody, else as its groups of typed values with \
+            objects as {"$class", "$id", "$classes", "groups"} and {"$ref": id}.
 
             Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
             """
@@ -31,6 +33,11 @@ struct JSONCommand: ParsableCommand {
         options.backend = backend
         let text: String
         do {
+            let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+            if Typedstream.hasSignature(bytes) {
+                FileHandle.standardOutput.write(Data((try TypedstreamJSON.json(bytes, options: options) + "\n").utf8))
+                return
+            }
             switch try ArchiveFile.read(contentsOf: path, options: options) {
             case .keyedArchive(let graph):
                 text = graph.json(prettyPrinted: !compact)

@@ -5,7 +5,7 @@ import Foundation
 /// `autocoding validate`: reads each file strictly and reports one line per file, then a count.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that files are valid keyed archives or property lists.",
+        abstract: "Check that files are valid keyed archives, property lists or typedstreams.",
         discussion: """
             Prints `ok PATH …` or `FAIL PATH: reason` per file, then `N passed, M failed`. With --json, prints \
             one JSON record per file instead ({"path", "ok", "summary"} or {"path", "ok": false, "error": \
@@ -78,6 +78,9 @@ enum FileCheck {
     /// object layer (the graph re-encoded reads back as an equivalent graph, sharing and cycles included).
     static func check(path: String, options: ArchiveReadingOptions, roundtrip: Bool) throws -> String {
         let bytes = try InputFiles.read(path)
+        if Typedstream.hasSignature(bytes) {
+            return try checkTypedstream(bytes, options: options, roundtrip: roundtrip)
+        }
         let value = try ArchiveValue(propertyList: bytes, options: options)
         let archive = try keyedArchive(value, options: options)
         var summary = "plain \(value.typeName)"
@@ -104,6 +107,23 @@ enum FileCheck {
             }
             summary += ", graph \(reencoded.count) bytes (\(percent(reencoded.count, of: bytes.count)))"
         }
+        return summary
+    }
+
+    /// Reads a typedstream strictly; with `roundtrip`, writes it back, requires an equal table on reading
+    /// again, and says whether the bytes are identical to the input.
+    static func checkTypedstream(_ bytes: [UInt8], options: ArchiveReadingOptions, roundtrip: Bool) throws -> String {
+        let stream = try Typedstream(bytes: bytes, options: options)
+        var summary =
+            "typedstream \(stream.byteOrder.rawValue)-endian v\(stream.systemVersion), \(stream.objectCount) objects, "
+            + "\(stream.topLevelGroupCount) groups, root \(stream.rootClassName ?? "-"), \(bytes.count) bytes"
+        guard roundtrip else { return summary }
+        let written = stream.typedstreamBytes()
+        let reread = try Typedstream(bytes: written, options: options)
+        if let difference = reread.firstDifference(from: stream) {
+            throw RoundTripMismatch(description: "the events read back from the writer's output differ: \(difference)")
+        }
+        summary += "; round trip \(written.count) bytes (\(written == bytes ? "identical" : "equal events"))"
         return summary
     }
 

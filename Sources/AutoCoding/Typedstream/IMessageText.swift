@@ -1,0 +1,139 @@
+import AutoCodingFast
+
+/// The text of an iMessage `attributedBody` blob (Messages' `chat.db`, table `message`) with its attribute
+/// runs: message parts, links, mentions, file transfers, text effects and styles.
+public struct IMessageText {
+    /// An attribute value, mapped from its Foundation class.
+    public indirect enum Value {
+        case string(String)
+        case integer(Int64)
+        case real(Double)
+        case url(String)
+        case data([UInt8])
+        /// An `NSData` holding an `NSKeyedArchiver` archive (data detectors, rich links), decoded.
+        case keyedArchive(ArchiveGraph)
+        case array([Value])
+        case dictionary([(key: String, value: Value)])
+        /// An object of another class, by class name (kept in ``IMessageText/graph``).
+        case object(String)
+        case null
+    }
+
+    /// One run of text with the same attributes.
+    public struct Run {
+        /// Start in UTF-16 units of ``IMessageText/text``.
+        public var location: Int
+        /// Length in UTF-16 units.
+        public var length: Int
+        /// The run's text.
+        public var text: String
+        /// The attributes, in archive order, by their keys (`__kIMMessagePartAttributeName` …).
+        public var attributes: [(key: String, value: Value)]
+
+        /// The value of one attribute.
+        public func attribute(_ key: String) -> Value? { attributes.first { $0.key == key }?.value }
+
+        /// `__kIMMessagePartAttributeName`: the message part the run belongs to.
+        public var messagePart: Int64? { if case .integer(let v)? = attribute(Key.messagePart) { v } else { nil } }
+        /// `__kIMLinkAttributeName`: the link the run shows.
+        public var link: String? {
+            switch attribute(Key.link) {
+            case .url(let s)?, .string(let s)?: s
+            default: nil
+            }
+        }
+        /// `__kIMMentionConfirmedMention`: the handle the run mentions.
+        public var mention: String? { if case .string(let v)? = attribute(Key.mention) { v } else { nil } }
+        /// `__kIMFileTransferGUIDAttributeName`: the attachment the run stands for.
+        public var fileTransferGUID: String? {
+            if case .string(let v)? = attribute(Key.fileTransferGUID) { v } else { nil }
+        }
+        /// `__kIMTextEffectAttributeName`: the animated text effect code.
+        public var textEffect: Int64? { if case .integer(let v)? = attribute(Key.textEffect) { v } else { nil } }
+    }
+
+    /// The attribute keys Messages uses.
+    public enum Key {
+        public static let messagePart = "__kIMMessagePartAttributeName"
+        public static let link = "__kIMLinkAttributeName"
+        public static let mention = "__kIMMentionConfirmedMention"
+        public static let fileTransferGUID = "__kIMFileTransferGUIDAttributeName"
+        public static let textEffect = "__kIMTextEffectAttributeName"
+    }
+
+    /// The message text.
+    public var text: String
+    /// The runs, in order.
+    public var runs: [Run]
+    /// The whole graph, for attributes this type does not map.
+    public var graph: TypedGraph
+
+    /// Reads an `attributedBody` blob: a typedstream whose root is an `NSAttributedString`.
+    public init(attributedBody bytes: [UInt8], options: ArchiveReadingOptions = ArchiveReadingOptions()) throws {
+        graph = try TypedGraph(bytes: bytes, options: options)
+        guard case .attributedString(let body)? = graph.root?.foundation else {
+            throw TypedstreamDecodingError(
+                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString"
+            )
+        }
+        text = body.text
+        let utf16 = Array(body.text.utf16)
+        var runs: [Run] = []
+        for run in body.runs {
+            let start = min(run.location, utf16.count)
+            let end = min(run.location + run.length, utf16.count)
+            var attributes: [(key: String, value: Value)] = []
+            if case .dictionary(let pairs)? = run.attributes?.foundation {
+                for pair in pairs {
+                    guard case .string(let key)? = pair.key.object?.foundation else { continue }
+                    attributes.append((key, Self.value(pair.value, depth: options.depthLimit)))
+                }
+            }
+            runs.append(
+                Run(
+                    location: run.location,
+                    length: run.length,
+                    text: String(decoding: utf16[start..<end], as: UTF16.self),
+                    attributes: attributes
+                )
+            )
+        }
+        self.runs = runs
+    }
+
+    /// Maps a value; nesting beyond `depth` becomes ``Value/object(_:)`` (no unbounded recursion).
+    static func value(_ value: TypedValue, depth: Int) -> Value {
+        guard let object = value.object else {
+            if case .nil = value { return .null }
+            if let integer = value.integer { return .integer(integer) }
+            if let real = value.real { return .real(real) }
+            return .object("\(value)")
+        }
+        guard depth > 0, let foundation = object.foundation else { return .object(object.className) }
+        switch foundation {
+        case .string(let s): return .string(s)
+        case .attributedString(let a): return .string(a.text)
+        case .number(let n):
+            if let integer = n.integer { return .integer(integer) }
+            return n.real.map { .real($0) } ?? .object(object.className)
+        case .url(let relative, let base):
+            if let base, case .url(let b, _)? = base.foundation { return .url(b + relative) }
+            return .url(relative)
+        case .data(let bytes):
+            if let graph = try? ArchiveGraph(bytes: bytes) { return .keyedArchive(graph) }
+            return .data(bytes)
+        case .array(let values), .set(let values): return .array(values.map { Self.value($0, depth: depth - 1) })
+        case .dictionary(let pairs):
+            return .dictionary(
+                pairs.map { pair in
+                    let key: String
+                    if case .string(let s)? = pair.key.object?.foundation { key = s } else { key = "\(pair.key)" }
+                    return (key, Self.value(pair.value, depth: depth - 1))
+                }
+            )
+        case .null: return .null
+        case .date(let t): return .real(t)
+        default: return .object(object.className)
+        }
+    }
+}

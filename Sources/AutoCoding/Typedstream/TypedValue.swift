@@ -1,0 +1,131 @@
+import AutoCodingFast
+
+/// A class of a typedstream class chain: its name and the version its archiver wrote.
+public struct TypedClass: Hashable, Sendable {
+    /// The class name, such as `NSMutableString` or NeXT's `List`.
+    public var name: String
+    /// The class version (`+[NSObject version]` at archiving time).
+    public var version: Int64
+
+    /// Creates a class entry.
+    public init(_ name: String, version: Int64) {
+        self.name = name
+        self.version = version
+    }
+}
+
+/// A group of values written by one `encodeValuesOfObjCTypes:` call (or one `encodeObject:` for `@`),
+/// with the type encoding that describes them.
+public struct TypedGroup {
+    /// The type-encoding string of the group, such as `@`, `iI` or `{_NSRange=II}`.
+    public var encoding: String
+    /// One value per top-level type of ``encoding``.
+    public var values: [TypedValue]
+
+    /// Creates a group.
+    public init(encoding: String, values: [TypedValue]) {
+        self.encoding = encoding
+        self.values = values
+    }
+}
+
+/// An object of a typedstream graph, of any class, kept losslessly: its class chain with versions and its
+/// groups of typed values in order. Identity is the object's: a shared or cyclic reference in the stream is
+/// the same instance here.
+public final class TypedObject {
+    /// The class chain, most derived first (`NSMutableString`, `NSString`, `NSObject`).
+    public var classes: [TypedClass]
+    /// The groups of values the object's `encodeWithCoder:` wrote, in order.
+    public var groups: [TypedGroup]
+
+    /// Creates an object.
+    public init(classes: [TypedClass], groups: [TypedGroup] = []) {
+        self.classes = classes
+        self.groups = groups
+    }
+
+    /// The most derived class name, or an empty string for an object without a class.
+    public var className: String { classes.first?.name ?? "" }
+
+    /// The version the chain records for `name`, or nil when the chain has no such class.
+    public func version(of name: String) -> Int64? {
+        classes.first { $0.name == name }?.version
+    }
+}
+
+/// A C string of a typedstream graph. Archivers share C strings by address, not content (NeXTSTEP nibs hold
+/// two literal empty strings), so a C string has identity: the writer refers back to the same instance and
+/// writes another instance with equal bytes literally again.
+public final class TypedCString: Sendable {
+    /// The bytes, without a terminating zero.
+    public let bytes: [UInt8]
+
+    /// Creates a C string.
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Creates a C string of UTF-8 text.
+    public convenience init(_ text: String) { self.init(Array(text.utf8)) }
+
+    /// The bytes as text (UTF-8, invalid bytes replaced).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// One value of a typedstream graph, as its type encoding describes it.
+public enum TypedValue {
+    /// A signed integer read as `c`, `s`, `i`, `l` or `q` (the code is kept for writing back).
+    case signed(Int64, type: UInt8)
+    /// An unsigned integer read as `C`, `B`, `S`, `I`, `L` or `Q`.
+    case unsigned(UInt64, type: UInt8)
+    /// A `f` value.
+    case float(Float)
+    /// A `d` value.
+    case double(Double)
+    /// A nil object, class, C string or string.
+    case `nil`
+    /// A `!` value (nothing is stored).
+    case ignored
+    /// A C string (`*`); the same instance wherever the stream refers to it.
+    case cString(TypedCString)
+    /// A `%` atom.
+    case atom([UInt8]?)
+    /// A `:` selector.
+    case selector([UInt8]?)
+    /// A `+` byte string.
+    case string([UInt8])
+    /// A `#` class value: its chain, most derived first.
+    case `class`([TypedClass])
+    /// An object (`@`); the same instance wherever the stream refers to it.
+    case object(TypedObject)
+    /// An array of `c` or `C`.
+    case bytes([UInt8], signed: Bool)
+    /// An array of another element type, with its encoding (`[4@]`).
+    case array([TypedValue], encoding: String)
+    /// A struct, with its encoding (`{_NSPoint=ff}`).
+    case structure([TypedValue], encoding: String)
+
+    /// The object, when the value is one.
+    public var object: TypedObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// The value as a signed integer, when it is an integer of any width that fits.
+    public var integer: Int64? {
+        switch self {
+        case .signed(let v, _): v
+        case .unsigned(let v, _): Int64(exactly: v)
+        default: nil
+        }
+    }
+
+    /// The value as a double, when it is a real or an integer.
+    public var real: Double? {
+        switch self {
+        case .float(let v): Double(v)
+        case .double(let v): v
+        case .signed(let v, _): Double(v)
+        case .unsigned(let v, _): Double(v)
+        default: nil
+        }
+    }
+}

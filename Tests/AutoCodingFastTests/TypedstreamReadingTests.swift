@@ -1,0 +1,227 @@
+import AutoCodingFast
+import Testing
+
+/// Hand-made typedstreams: what each kind of value reads as, and a specific error code for each kind of damage.
+@Suite("Typedstream reading")
+struct TypedstreamReadingTests {
+    /// `\u{4}\u{B}streamtyped`, system version 1000.
+    static let header: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
+    static let bigHeader: [UInt8] = [0x04, 0x0B] + Array("typedstream".utf8) + [0x81, 0x03, 0xE8]
+
+    /// A stream holding one NSString "hi" as the root object.
+    static let string: [UInt8] =
+        header + [
+            0x84, 0x01, 0x40,  // group: new shared string "@"
+            0x84,  // new object #0
+            0x84, 0x84, 0x08,
+        ] + Array("NSString".utf8) + [
+            0x01,  // class #1 NSString v1 (new shared string)
+            0x84, 0x84, 0x08,
+        ] + Array("NSObject".utf8) + [
+            0x00,  // class #2 NSObject v0
+            0x85,  // end of class chain
+            0x84, 0x01, 0x2B,  // group: new shared string "+"
+            0x02, 0x68, 0x69,  // unshared string "hi"
+            0x86,  // end of object
+        ]
+
+    /// A new shared string: tag, length, bytes.
+    static func literal(_ text: String) -> [UInt8] { [0x84, UInt8(text.utf8.count)] + Array(text.utf8) }
+
+    // MARK: - Valid streams
+
+    @Test func readsAnObjectWithItsClassChain() throws {
+        let stream = try Typedstream(bytes: Self.string)
+        #expect(stream.byteOrder == .little)
+        #expect(stream.systemVersion == 1000)
+        #expect(
+            stream.eventText() == """
+                streamer version 4, byte order little, system version 1000
+
+                begin typed values (types [b'@'])
+                \tbegin literal object (#0)
+                \t\tclass NSString v1 (#1)
+                \t\tclass NSObject v0 (#2)
+                \t\tNone
+                \t\tbegin typed values (types [b'+'])
+                \t\t\tb'hi'
+                \t\tend typed values
+                \tend literal object
+                end typed values
+
+                """
+        )
+        #expect(stream.typedstreamBytes() == Self.string)
+    }
+
+    @Test func readsEveryIntegerFormInBothByteOrders() throws {
+        for (header, big) in [(Self.header, false), (Self.bigHeader, true)] {
+            func be(_ bytes: [UInt8]) -> [UInt8] { big ? bytes.reversed() : bytes }
+            let bytes =
+                header + [0x84, 0x05] + Array("sqiIQ".utf8)  // group "sqiIQ"
+                + [0x05]  // s: 5 (one byte)
+                + [0x87] + be([0x00, 0xE6, 0x8E, 0xE7, 0xFD, 0xFF, 0xFF, 0xFF])  // q: -9e9 (0x87, 8 bytes)
+                + [0x82] + be([0x00, 0x00, 0x01, 0x00])  // i: 65536 (0x82, 4 bytes)
+                + [0x81] + be([0xC8, 0x00])  // I: 200 (0x81, 2 bytes)
+                + [0x87] + be([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])  // Q: 2^64 - 1
+            let stream = try Typedstream(bytes: bytes)
+            let values = stream.events.compactMap { event -> String? in
+                switch event {
+                case .signed(let v, _): "\(v)"
+                case .unsigned(let v, _): "\(v)"
+                default: nil
+                }
+            }
+            #expect(values == ["5", "-9000000000", "65536", "200", "18446744073709551615"])
+            #expect(stream.typedstreamBytes() == bytes)
+        }
+    }
+
+    @Test func readsRealsStoredAsRealsAndAsIntegers() throws {
+        let bytes =
+            Self.header + [0x84, 0x04] + Array("ffdd".utf8)
+            + [0x83, 0x00, 0x00, 0xC0, 0x3F]  // f: 1.5
+            + [0x03]  // f: 3 (integral, stored as an integer)
+            + [0x83, 0x9A, 0x99, 0x99, 0x99, 0x99, 0x99, 0xB9, 0x3F]  // d: 0.1
+            + [0x81, 0x00, 0x01]  // d: 256
+        let stream = try Typedstream(bytes: bytes)
+        #expect(stream.events.contains(.float(1.5)))
+        #expect(stream.events.contains(.float(3)))
+        #expect(stream.events.contains(.double(0.1)))
+        #expect(stream.events.contains(.double(256)))
+        #expect(stream.typedstreamBytes() == bytes)
+    }
+
+    @Test func readsStructsArraysAtomsSelectorsAndCStrings() throws {
+        let bytes =
+            Self.header + Self.literal("{_NSPoint=ff}[2c][2i]")
+            + [0x01, 0x02]  // point (1, 2)
+            + [0x41, 0x42]  // [2c]: raw bytes "AB"
+            + [0x07, 0x08]  // [2i]: 7, 8
+            + Self.literal("%:**")
+            + [0x84, 0x02] + Array("ab".utf8)  // atom: new shared string "ab"
+            + [0x94]  // selector: shared string #2 ("ab")
+            + [0x84, 0x94]  // new C string #0 from shared string #2
+            + [0x92]  // reference to C string #0
+        let stream = try Typedstream(bytes: bytes)
+        let text = stream.eventText()
+        #expect(text.contains("begin struct _NSPoint (field types [b'f', b'f'])\n\t\t1.0\n\t\t2.0\n\tend struct"))
+        #expect(text.contains("byte array (element type b'c'): b'AB'"))
+        #expect(text.contains("begin array (element type b'i', length 2)\n\t\t7\n\t\t8\n\tend array"))
+        #expect(text.contains("atom: b'ab'\n\tselector: b'ab'\n\tC string: b'ab' (#0)\n\t<reference to C string #0>"))
+        #expect(stream.typedstreamBytes() == bytes)
+    }
+
+    @Test func readsSeveralTopLevelGroupsUntilTheEnd() throws {
+        let bytes = Self.header + [0x84, 0x01, 0x69, 0x01] + [0x92, 0x02] + [0x92, 0x03]
+        let stream = try Typedstream(bytes: bytes)
+        #expect(stream.events.filter { $0 == .endGroup }.count == 3)
+    }
+
+    @Test func acceptsNeXTSTEPSystemVersion() throws {
+        let bytes = [0x04, 0x0B] + Array("typedstream".utf8) + [0x81, 0x03, 0xA2]
+        #expect(try Typedstream(bytes: bytes).systemVersion == 930)
+    }
+
+    @Test func sniffsBothSignatures() {
+        #expect(Typedstream.hasSignature(Self.header))
+        #expect(Typedstream.hasSignature(Self.bigHeader))
+        #expect(!Typedstream.hasSignature(Array("bplist00".utf8)))
+    }
+
+    // MARK: - Damage
+
+    func expectCode(_ code: ArchiveError.Code, _ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        let error = #expect(throws: ArchiveError.self, sourceLocation: sourceLocation) { try Typedstream(bytes: bytes) }
+        #expect(error?.code == code, "\(error.map { "\($0)" } ?? "no error")", sourceLocation: sourceLocation)
+    }
+
+    @Test func rejectsAMissingSignature() {
+        expectCode(.notTypedstream, [0x04, 0x0B] + Array("streamtypex".utf8) + [0x00])
+        expectCode(.notTypedstream, [0x04])
+    }
+
+    @Test func rejectsOtherStreamerVersions() {
+        expectCode(.unsupportedVersion, [0x03, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03])
+    }
+
+    /// Every proper prefix of a valid stream that contains an object, a string, integers of every width,
+    /// reals, structs and arrays fails as truncated (except where a prefix ends on a group boundary).
+    @Test func rejectsTruncationInsideEveryKindOfValue() throws {
+        let second =
+            Self.literal("qfd") + [
+                0x87, 1, 2, 3, 4, 5, 6, 7, 8,  // q, 8 bytes
+                0x83, 0, 0, 0xC0, 0x3F,  // f
+                0x83, 0, 0, 0, 0, 0, 0, 0xF8, 0x3F,  // d
+            ]
+        let third = Self.literal("{ii}[3s]") + [0x81, 1, 2, 0x82, 1, 2, 3, 4, 1, 2, 3]
+        let full = Self.string + second + third
+        let boundaries = [Self.header.count, Self.string.count, Self.string.count + second.count]
+        _ = try Typedstream(bytes: full)
+        for cut in Self.header.count..<full.count where !boundaries.contains(cut) {
+            expectCode(.truncated, Array(full.prefix(cut)))
+        }
+    }
+
+    @Test func rejectsAReferencePastTheTable() {
+        expectCode(.invalidReference, Self.header + [0x84, 0x01, 0x40, 0x95])  // object #3 of 0
+        expectCode(.invalidReference, Self.header + [0x93])  // shared string #1 of 0
+    }
+
+    @Test func rejectsAReferenceToTheWrongKind() {
+        // An object's class is a reference to the object itself (#0), not to a class.
+        expectCode(.invalidReference, Self.header + [0x84, 0x01, 0x40, 0x84, 0x92])
+    }
+
+    @Test func rejectsAnUnknownTag() {
+        expectCode(.invalidTag, Self.header + [0x84, 0x01, 0x69, 0x88])  // i: tag 0x88
+        expectCode(.invalidTag, Self.header + [0x84, 0x01, 0x69, 0x86])  // i: end of object
+    }
+
+    @Test func rejectsALyingLength() {
+        expectCode(.truncated, Self.header + [0x84, 0x01, 0x2B, 0x81, 0x00, 0x10, 0x41])  // "+" of 4096 bytes: 1 left
+        expectCode(.truncated, Self.header + [0x84, 0x05] + Array("[99c]".utf8) + [0x41])
+    }
+
+    @Test func rejectsBadTypeEncodings() {
+        expectCode(.invalidTypeEncoding, Self.header + [0x84, 0x01, 0x7A, 0x00])  // "z"
+        expectCode(.invalidTypeEncoding, Self.header + [0x84, 0x03] + Array("{ii".utf8) + [0, 0])  // unbalanced
+        expectCode(.invalidTypeEncoding, Self.header + [0x84, 0x03] + Array("(i)".utf8) + [0])  // union
+        expectCode(.invalidTypeEncoding, Self.header + [0x84, 0x00])  // empty
+        expectCode(.invalidTypeEncoding, Self.header + [0x85])  // nil
+    }
+
+    @Test func rejectsDeepNesting() {
+        var options = ArchiveReadingOptions()
+        options.depthLimit = 10
+        // Objects nested in objects: object #0 of new class #1 "A", whose group "@" holds a new object of
+        // class #1 (0x93), whose group holds another, and so on.
+        var bytes = Self.header + [0x84, 0x01, 0x40, 0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]
+        for _ in 0..<20 { bytes += [0x92, 0x84, 0x93] }
+        let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes, options: options) }
+        #expect(error?.code == .depthLimitExceeded)
+        // Deep type encodings are bounded too.
+        let deep =
+            Array(repeating: UInt8(ascii: "{"), count: 50) + [UInt8(ascii: "i")]
+            + Array(repeating: UInt8(ascii: "}"), count: 50)
+        let deepError = #expect(throws: ArchiveError.self) {
+            try Typedstream(bytes: Self.header + [0x84, UInt8(deep.count)] + deep, options: options)
+        }
+        #expect(deepError?.code == .invalidTypeEncoding)
+    }
+
+    @Test func rejectsHugeCounts() {
+        var options = ArchiveReadingOptions()
+        options.maxExpandedNodeCount = 1000
+        // [1000000000!]: empty elements cost no bytes, so the event limit bounds them.
+        let empty = Array("[1000000000!]".utf8)
+        expectCode(.limitExceeded, Self.header + [0x84, UInt8(empty.count)] + empty)
+        let error = #expect(throws: ArchiveError.self) {
+            try Typedstream(bytes: Self.header + [0x84, UInt8(empty.count)] + empty, options: options)
+        }
+        #expect(error?.code == .limitExceeded)
+        // [1000000000i]: each element takes a byte, so the bytes left bound them.
+        let ints = Array("[1000000000i]".utf8)
+        expectCode(.truncated, Self.header + [0x84, UInt8(ints.count)] + ints + [1, 2])
+    }
+}

@@ -1,0 +1,210 @@
+import AutoCoding
+import Foundation
+import Testing
+
+/// The typedstream object layer on the shared samples: every one resolves into a graph that writes back the
+/// same events, and the Foundation classes map to their values.
+@Suite("Typedstream graph")
+struct TypedstreamGraphTests {
+    static let samples = Corpus.files("typedstream")
+
+    static func graph(_ name: String) throws -> TypedGraph {
+        try TypedGraph(bytes: try Corpus.bytes("typedstream", name))
+    }
+
+    static func foundation(_ value: TypedValue?) -> TypedFoundation? { value?.object?.foundation }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    func graphWritesBackTheSameBytes(_ name: String) throws {
+        let bytes = try Corpus.bytes("typedstream", name)
+        let stream = try Typedstream(bytes: bytes)
+        let graph = try TypedGraph(stream: stream)
+        let rewritten = graph.typedstream()
+        #expect(rewritten.firstDifference(from: stream) == nil)
+        let same = rewritten.typedstreamBytes() == bytes
+        #expect(same)
+    }
+
+    /// Every sample converts to a keyed archive that reads back strictly, with as many objects and scalars.
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    func convertsToAValidKeyedArchive(_ name: String) throws {
+        let keyed = try Self.graph(name).keyedArchiveGraph()
+        let reread = try ArchiveGraph(bytes: keyed.binaryPlist())
+        #expect(reread.isEquivalent(to: keyed))
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func convertsFoundationClassesToTheirKeyedForms() throws {
+        let keyed = try ArchiveGraph(
+            bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist()
+        )
+        let root = try #require(keyed.root?.object)
+        #expect(root.className == "NSDictionary")
+        #expect(root["NS.keys"]?.elements?.compactMap(\.string) == ["arr", "data", "num"])
+        let values = try #require(root["NS.objects"]?.elements)
+        #expect(values[0].object?["NS.objects"]?.elements?.compactMap(\.int) == [1, 2])
+        #expect(values[1].bytes == [1, 2])
+        #expect(values[2].int == 7)
+        let body = try ArchiveGraph(
+            bytes: try Self.graph("crabstep_AttributedBodyTextOnly").keyedArchiveGraph().binaryPlist()
+        )
+        #expect(body.root?.object?["NSString"]?.string == "Noter test")
+        #expect(body.root?.object?["NSAttributes"]?.object?.className == "NSDictionary")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func mapsFoundationScalars() throws {
+        guard case .string(let s)? = try Self.graph("crabstep_foundation-NSString").root?.foundation else {
+            Issue.record("NSString")
+            return
+        }
+        #expect(!s.isEmpty)
+        guard case .number(let n)? = try Self.graph("crabstep_foundation-NumberInt64").root?.foundation else {
+            Issue.record("NSNumber")
+            return
+        }
+        #expect(n.integer == -9_000_000_000)
+        guard case .number(let f)? = try Self.graph("crabstep_foundation-NumberFloat").root?.foundation else {
+            Issue.record("NSNumber float")
+            return
+        }
+        #expect(f.real == 3.5)
+        guard case .date(let t)? = try Self.graph("crabstep_foundation-NSDate").root?.foundation else {
+            Issue.record("NSDate")
+            return
+        }
+        #expect(t == 21_692_800)
+        guard case .data(let d)? = try Self.graph("crabstep_foundation-NSData").root?.foundation else {
+            Issue.record("NSData")
+            return
+        }
+        #expect(!d.isEmpty)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func mapsFoundationCollections() throws {
+        guard case .dictionary(let pairs)? = try Self.graph("crabstep_foundation-NSDictionaryNested").root?.foundation
+        else {
+            Issue.record("NSDictionary")
+            return
+        }
+        let keys = pairs.compactMap { pair -> String? in
+            if case .string(let s)? = Self.foundation(pair.key) { return s }
+            return nil
+        }
+        #expect(keys == ["arr", "data", "num"])
+        guard case .array(let numbers)? = Self.foundation(pairs[0].value) else {
+            Issue.record("nested NSArray")
+            return
+        }
+        #expect(
+            numbers.compactMap { v -> Int64? in
+                if case .number(let n)? = Self.foundation(v) { return n.integer }
+                return nil
+            } == [1, 2]
+        )
+        guard case .set(let members)? = try Self.graph("crabstep_foundation-NSSet").root?.foundation else {
+            Issue.record("NSSet")
+            return
+        }
+        #expect(members.count == 2)
+        guard case .url(let relative, let base)? = try Self.graph("crabstep_foundation-NSURLRelative").root?.foundation
+        else {
+            Issue.record("NSURL")
+            return
+        }
+        #expect(relative == "page.html")
+        guard case .url(let baseString, nil)? = base?.foundation else {
+            Issue.record("base NSURL")
+            return
+        }
+        #expect(baseString == "https://example.com/dir/")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func mapsAttributedStringRuns() throws {
+        guard case .attributedString(let body)? = try Self.graph("crabstep_AttributedBodyTextOnly").root?.foundation
+        else {
+            Issue.record("NSAttributedString")
+            return
+        }
+        #expect(body.text == "Noter test")
+        #expect(body.runs.count == 1)
+        #expect(body.runs.first?.length == 10)
+        guard case .dictionary(let attributes)? = body.runs.first?.attributes?.foundation else {
+            Issue.record("attributes")
+            return
+        }
+        #expect(attributes.count == 1)
+        // A run whose attribute set repeats reuses the dictionary of its first appearance.
+        guard case .attributedString(let emoji)? = try Self.graph("crabstep_EmojiBoldUnderline").root?.foundation
+        else {
+            Issue.record("EmojiBoldUnderline")
+            return
+        }
+        #expect(emoji.runs.reduce(0) { $0 + $1.length } == emoji.text.utf16.count)
+        #expect(emoji.runs.allSatisfy { $0.attributes != nil })
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func mapsNeXTClassesAndNibFonts() throws {
+        guard case .streamTable(let entries)? = try Self.graph("WorldWideWeb-0.12_IB.proj").root?.foundation else {
+            Issue.record("StreamTable")
+            return
+        }
+        #expect(entries.count == 3)
+        #expect(entries.allSatisfy { !$0.value.groups.isEmpty })
+        // The nested streams hold NeXT Storage (a typed array) and HashTable objects.
+        let storages = entries.flatMap { $0.value.objects.filter { $0.className == "Storage" } }
+        #expect(!storages.isEmpty)
+        for storage in storages {
+            guard case .storage(let type, let elements)? = storage.foundation else {
+                Issue.record("Storage layout")
+                continue
+            }
+            #expect(type == "*")
+            #expect(elements.count == 3)
+        }
+        let nib = try Self.graph("TLayer_TLayerDemo.nib_objects.nib")
+        let fonts = nib.objects.filter { $0.className == "NSFont" }
+        #expect(!fonts.isEmpty)
+        for font in fonts {
+            guard case .font(let name, let size)? = font.foundation else {
+                Issue.record("NSFont layout")
+                continue
+            }
+            #expect(name.hasPrefix("Helvetica") || name.hasPrefix("Lucida") || !name.isEmpty)
+            #expect(size > 0)
+        }
+    }
+
+    /// A known class whose groups are not the expected layout (another version, say) is not mapped, stays a
+    /// TypedObject, and writes back unchanged.
+    @Test func keepsAKnownClassWithAnotherLayoutAsIs() throws {
+        let odd = TypedObject(
+            classes: [TypedClass("NSString", version: 9), TypedClass("NSObject", version: 0)],
+            groups: [
+                TypedGroup(
+                    encoding: "ii",
+                    values: [.signed(1, type: UInt8(ascii: "i")), .signed(2, type: UInt8(ascii: "i"))]
+                )
+            ]
+        )
+        #expect(odd.foundation == nil)
+        let archiver = TypedstreamArchiver()
+        archiver.encodeObject(odd)
+        let bytes = archiver.archivedBytes(byteOrder: .big)
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.foundation == nil)
+        #expect(graph.root?.version(of: "NSString") == 9)
+        let same = graph.typedstreamBytes() == bytes
+        #expect(same)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    func keepsSharedObjectsAsOneInstance() throws {
+        let graph = try Self.graph("crabstep_HugeWithRefs")
+        let objects = graph.objects
+        #expect(objects.count == 5000)
+    }
+}
