@@ -38,6 +38,7 @@ extension ArchiveError {
             case notPropertyList, truncated, corruptTrailer, invalidOffset, invalidReference, invalidUID,
                 invalidObject, unexpectedType, missingKey, referenceCycle, depthLimitExceeded,
                 limitExceeded, unsupportedVersion, libplistFailure, notKeyedArchive
+            case fileAccess
         }
         fileprivate let base: Base
         fileprivate init(_ base: Base) { self.base = base }
@@ -72,6 +73,8 @@ extension ArchiveError {
         public static let libplistFailure = Code(.libplistFailure)
         /// The property list is valid but is not a keyed archive (no `$archiver`/`$objects`/`$top`).
         public static let notKeyedArchive = Code(.notKeyedArchive)
+        /// A file could not be opened, inspected or memory-mapped (``LazyKeyedArchive/init(contentsOf:access:options:)``).
+        public static let fileAccess = Code(.fileAccess)
 
         /// The code's name, such as `invalidUID`.
         public var description: String { base.rawValue }

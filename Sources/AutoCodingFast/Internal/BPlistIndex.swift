@@ -49,9 +49,17 @@ package struct BPlistIndex: Sendable {
         try checkContainers(bytes, depthLimit: options.depthLimit)
     }
 
+    /// A table with no records, for ``LazyKeyedArchive``, which parses records one at a time with
+    /// ``record(object:at:in:trailer:)``. Only the readers that take a `Record` (``integer(_:in:)``,
+    /// ``double(_:in:)``, ``uid(_:in:)``, ``makeString(_:in:)``) may be used on it; they never read `records`.
+    init(recordReaderFor trailer: BPlistTrailer) {
+        self.trailer = trailer
+        self.records = []
+    }
+
     /// Parses the marker at `offset` and checks that the whole object lies before the offset table.
     @inline(__always)
-    private static func record(object: Int, at offset: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer)
+    static func record(object: Int, at offset: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer)
         throws(ArchiveError) -> Record
     {
         let end = trailer.offsetTableOffset
