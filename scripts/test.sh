@@ -5,3 +5,4 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build
 swift test
+scripts/codegen-corpus.sh  # codegen over ../shared/corpus/apple, compiled against the debug build (skipped without the corpus)

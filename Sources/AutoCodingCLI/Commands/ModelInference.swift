@@ -30,8 +30,9 @@ indirect enum InferredType: Hashable {
         switch self {
         case .mixed(let kinds): kinds
         case .model(let name): [name]
-        case .array: ["array"]
-        case .dictionary: ["dictionary"]
+        case .array(let t): t.isTyped ? ["array"] : ["array of \(t.kinds.sorted().joined(separator: " and "))"]
+        case .dictionary(let t): t.isTyped ? ["dictionary"] : ["dictionary of \(t.kinds.sorted().joined(separator: " and "))"]
+        case .none: ["only $null"]
         default: ["\(self)"]
         }
     }

@@ -30,7 +30,7 @@ struct ModelSource {
     func untypedReasons() -> [String: String] {
         var reasons: [String: String] = [:]
         for (name, observation) in inference.classes {
-            for (key, type) in observation.fields where !type.isTyped {
+            for (key, type) in observation.fields where !type.isTyped || type == .none {
                 reasons[name] = "\(name).\(key) holds \(type.kinds.sorted().joined(separator: " and "))"
                 break
             }
@@ -109,14 +109,14 @@ struct ModelSource {
             while usedProperties.contains(property) { property += "_" }
             usedProperties.insert(property)
             let attribute = property == key ? "" : "@ArchiveKey(\(Self.literal(key))) "
-            guard inferred.isTyped else {
+            // A field seen only as `$null` has no type to infer; one seen with several has no single type.
+            guard inferred.isTyped, inferred != .none else {
                 out += "    // No single type fits `\(key)` (\(inferred.kinds.sorted().joined(separator: ", "))): kept out of coding.\n"
                 out += "    @Uncodable var \(property): Any? = nil\n"
                 continue
             }
             let optional =
                 (observation.present[key] ?? 0) < observation.instances || observation.sawNull.contains(key)
-                || inferred == .none
             out += "    \(attribute)var \(property)\(declaration(inferred, optional: optional))\n"
         }
         out += "}\n\nextension \(type): ArchiveCodable {\n"

@@ -42,14 +42,7 @@ final class LazyRecordTable {
     /// The validated record of bplist object `object` (which must be below the trailer's count).
     func record(_ object: Int) throws(ArchiveError) -> BPlistIndex.Record {
         if let known = records[object] { return known }
-        let entry = trailer.offsetTableOffset + object * trailer.offsetIntSize
-        let offset = BPlistBytes.readUInt(raw, at: entry, width: trailer.offsetIntSize)
-        guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else {
-            throw ArchiveError(
-                .invalidOffset,
-                "object \(object) has offset \(offset), outside the object area 8..<\(trailer.offsetTableOffset)")
-        }
-        let record = try BPlistIndex.record(object: object, at: Int(offset), in: raw, trailer: trailer)
+        let record = try BPlistIndex.record(object: object, in: raw, trailer: trailer)
         records[object] = record
         return record
     }
