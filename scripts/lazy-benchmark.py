@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Lazy vs eager: time and peak RSS of reading one field of a generated >= 1 GB keyed archive.
 
-Not part of CI. Usage (after `swift build -c release --scratch-path .build-release`):
+Not part of CI. Usage (after `swift build -c release --product autocoding --scratch-path .build-release`, or
+with `--bin .build/debug/autocoding` for the debug build):
 
     scripts/lazy-benchmark.py [--people 1000000] [--text 990] [--bin .build-release/release/autocoding]
 
 It writes /tmp/autocoding-lazy-1g.archive (streamed, a few MB of memory): `$top.root` is an NSArray of
 `--people` Person objects, each with an inline `age` and a `name` string of `--text` bytes. Then it runs, each
-in a fresh child process measured with wait4 (wall time, peak RSS = ru_maxrss):
+in a fresh child process measured by GNU time (wall and CPU time, peak RSS):
 
     autocoding get         FILE '$top.root[PERSON].name'   # lazy: mmap, validate and decode what the path needs
     autocoding get --eager FILE '$top.root[PERSON].name'   # eager: read whole, validate all, decode the whole graph
@@ -104,16 +105,16 @@ def write_archive(path, people, text):
 
 
 def run(command):
-    """Runs `command` in a child; returns (seconds, peak RSS in MB, stdout)."""
-    start = time.monotonic()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = child.stdout.read()
-    err = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.monotonic() - start
-    if status != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(command), err.decode()))
-    return seconds, usage.ru_maxrss / 1024, out.decode().strip()
+    """Runs `command` in a child under /usr/bin/time; returns (wall seconds, peak RSS in MB, stdout, CPU seconds).
+
+    GNU time, not this script's wait4: a child's ru_maxrss also counts the copy of the parent it was between
+    fork and exec, so a large parent (this script after reading the archive) would inflate small children.
+    """
+    child = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S"] + command, capture_output=True)
+    if child.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(command), child.stderr.decode()))
+    wall, rss_kb, user, system = child.stderr.decode().strip().splitlines()[-1].split()
+    return float(wall), int(rss_kb) / 1024, child.stdout.decode().strip(), float(user) + float(system)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -124,14 +125,14 @@ def main():
     parser.add_argument("--runs", type=int, default=5, help="lazy runs (median reported)")
     parser.add_argument("--eager-runs", type=int, default=1, help="eager runs (median reported)")
     args = parser.parse_args()
+    if not os.path.exists("/usr/bin/time"):
+        sys.exit("needs GNU time (/usr/bin/time): apt-get install time")
     if not os.path.exists(args.file) or os.environ.get("REGENERATE"):
         start = time.monotonic()
         size = write_archive(args.file, args.people, args.text)
         print("wrote %s: %d bytes (%.2f GB) in %.1f s" % (args.file, size, size / 1e9, time.monotonic() - start))
     size = os.path.getsize(args.file)
-    with open(args.file, "rb") as f:  # warm the page cache for both paths
-        while f.read(1 << 24):
-            pass
+    subprocess.run(["cat", args.file], stdout=subprocess.DEVNULL, check=True)  # warm the page cache for both paths
     path = "$top.root[%d].name" % (args.people * 3 // 4)
     base = sorted(run([args.bin, "--help"])[1] for _ in range(3))[1]
     print("baseline (autocoding --help): %.1f MB peak RSS" % base)
@@ -141,13 +142,16 @@ def main():
         # Medians: single runs on a shared machine vary by tens of percent.
         seconds = sorted(r[0] for r in runs)[len(runs) // 2]
         rss = sorted(r[1] for r in runs)[len(runs) // 2]
-        results[mode] = (seconds, rss, runs[0][2])
-        print("%-5s %8.3f s  %9.1f MB peak RSS (median of %d)  -> %s" % (mode, seconds, rss, count, runs[0][2][:40]))
+        cpu = sorted(r[3] for r in runs)[len(runs) // 2]
+        results[mode] = (seconds, rss, runs[0][2], cpu)
+        print("%-5s %8.3f s wall %8.3f s CPU %9.1f MB peak RSS (medians of %d)  -> %s" % (
+            mode, seconds, cpu, rss, count, runs[0][2][:40]))
     lazy, eager = results["lazy"], results["eager"]
     if lazy[2] != eager[2]:
         sys.exit("the two paths disagree")
-    print("file %d bytes; lazy/eager: time %.3f%%, peak RSS %.3f%% (above the baseline: %.3f%%)" % (
-        size, 100 * lazy[0] / eager[0], 100 * lazy[1] / eager[1], 100 * (lazy[1] - base) / (eager[1] - base)))
+    print("file %d bytes; lazy/eager: wall time %.3f%%, CPU time %.3f%%, peak RSS %.3f%% (above the baseline: %.3f%%)" % (
+        size, 100 * lazy[0] / eager[0], 100 * lazy[3] / eager[3], 100 * lazy[1] / eager[1],
+        100 * (lazy[1] - base) / (eager[1] - base)))
 
 if __name__ == "__main__":
     main()
