@@ -65,6 +65,18 @@ struct LazyKeyedArchiveTests {
         }
     }
 
+    @Test func theEagerViewMapsFilesToo() throws {
+        let bytes = Self.items().binaryPlist()
+        let path = try Self.file(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let mapped = try KeyedArchiveView(contentsOf: path)
+        #expect(mapped.storage.isMapped)
+        #expect(try mapped.keyedArchive() == KeyedArchiveView(bytes: bytes).keyedArchive())
+        let damaged = try Self.file(Self.items(damage: (60, .dictionary(["n": .uid(ArchiveUID(999))]))).binaryPlist())
+        defer { try? FileManager.default.removeItem(atPath: damaged) }
+        #expect(throws: ArchiveError.self) { try KeyedArchiveView(contentsOf: damaged) }
+    }
+
     // MARK: Errors, reported where they are met
 
     @Test func damageOutsideWhatIsReadDoesNotStopReads() throws {
