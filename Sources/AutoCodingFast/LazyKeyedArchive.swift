@@ -60,31 +60,20 @@ public final class LazyKeyedArchive {
     public convenience init(
         contentsOf path: String, access: FileAccess = .automatic, options: ArchiveReadingOptions = .init()
     ) throws(ArchiveError) {
-        let mapped = try ArchiveBytes(mapping: path, maxBytes: options.maxInputBytes)
-        let keepMapping =
+        let map = { (size: Int) in
             switch access {
             case .mapped: true
             case .read: false
-            case .automatic: mapped.raw.count >= Self.mappingThreshold
+            case .automatic: size >= Self.mappingThreshold
             }
-        if keepMapping && ArchiveFormat.detect(mapped.raw) == .binaryPlist {
-            try self.init(storage: mapped, options: options)
-        } else {
-            try self.init(bytes: Array(mapped.raw), options: options)
         }
+        let storage = try ArchiveBytes.binaryPlist(contentsOf: path, map: map, options: options)
+        try self.init(storage: storage, options: options)
     }
 
     /// Opens a keyed archive from bytes in memory (copied once). XML is converted to binary first.
     public convenience init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
-        switch bytes.withUnsafeBytes({ ArchiveFormat.detect($0) }) {
-        case .binaryPlist:
-            try self.init(storage: ArchiveBytes(copying: bytes), options: options)
-        case .xmlPlist:
-            let value = try ArchiveValue(propertyList: bytes, options: options)
-            try self.init(storage: ArchiveBytes(copying: value.binaryPropertyList()), options: options)
-        case nil:
-            throw ArchiveError(.notPropertyList, "the data starts with neither bplist00 nor an XML plist header")
-        }
+        try self.init(storage: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
     }
 
     private init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
