@@ -1,8 +1,20 @@
-/// Bytes owned at a stable address for as long as any ``KeyedArchiveView`` refers to them, so decoders can
-/// read through one raw pointer instead of re-entering `withUnsafeBytes` for every field.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes owned at a stable address for as long as any ``KeyedArchiveView`` or ``LazyKeyedArchive`` refers
+/// to them, so decoders can read through one raw pointer instead of re-entering `withUnsafeBytes` for every
+/// field.
+///
+/// The bytes are either a private copy or a read-only memory mapping of a file. Readers hold this object
+/// (not the pointer), so the mapping is unmapped only when the last reader is gone: no access can dangle.
 package final class ArchiveBytes: @unchecked Sendable {
     /// The bytes. Valid until this object is deinitialized; never written after `init`.
     package let raw: UnsafeRawBufferPointer
+    /// Whether `raw` is a file mapping (unmapped in `deinit`) rather than an allocation.
+    package let isMapped: Bool
 
     /// Copies `bytes` into storage this object owns.
     package init(copying bytes: [UInt8]) {
@@ -11,9 +23,49 @@ package final class ArchiveBytes: @unchecked Sendable {
             if let base = source.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: source.count) }
         }
         raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<bytes.count])
+        isMapped = false
+    }
+
+    /// Maps the file at `path` read-only and privately.
+    ///
+    /// The pages are read from the file when first touched, so opening costs the same for 1 KB and 1 GB.
+    /// The mapping is `MAP_PRIVATE`: this process never writes the file. If another process rewrites the file
+    /// in place while it is mapped, reads may see old or new bytes (they are not re-validated); if it
+    /// truncates the file, touching a page past the new end raises `SIGBUS`. Replace files atomically
+    /// (write a new file, then rename, as ``ArchiveFile`` writes do) and mapped readers keep the old inode.
+    package init(mapping path: String, maxBytes: Int) throws(ArchiveError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ArchiveError(.fileAccess, "cannot open \(path): \(Self.errnoText())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ArchiveError(.fileAccess, "cannot stat \(path): \(Self.errnoText())") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ArchiveError(.fileAccess, "\(path) is not a regular file")
+        }
+        let length = Int(info.st_size)
+        guard length <= maxBytes else {
+            throw ArchiveError(.limitExceeded, "input of \(length) bytes exceeds maxInputBytes \(maxBytes)")
+        }
+        // mmap refuses zero lengths; an empty allocation gives the same "not a plist" error as empty bytes.
+        guard length > 0 else {
+            raw = UnsafeRawBufferPointer(start: nil, count: 0)
+            isMapped = false
+            return
+        }
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            throw ArchiveError(.fileAccess, "cannot map \(path): \(Self.errnoText())")
+        }
+        raw = UnsafeRawBufferPointer(start: base, count: length)
+        isMapped = true
     }
 
     deinit {
-        UnsafeMutableRawPointer(mutating: raw.baseAddress)?.deallocate()
+        if isMapped {
+            munmap(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count)
+        } else {
+            UnsafeMutableRawPointer(mutating: raw.baseAddress)?.deallocate()
+        }
     }
+
+    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -39,6 +39,7 @@ extension ArchiveError {
                 invalidObject, unexpectedType, missingKey, referenceCycle, depthLimitExceeded,
                 limitExceeded, unsupportedVersion, libplistFailure, notKeyedArchive, notTypedstream, invalidTag,
                 invalidTypeEncoding
+            case fileAccess
         }
         fileprivate let base: Base
         fileprivate init(_ base: Base) { self.base = base }
@@ -81,6 +82,8 @@ extension ArchiveError {
         /// A typedstream type-encoding string is empty, unbalanced, or names a type that cannot be read
         /// (a union, an unknown code).
         public static let invalidTypeEncoding = Code(.invalidTypeEncoding)
+        /// A file could not be opened, inspected or memory-mapped (``LazyKeyedArchive/init(contentsOf:access:options:)``).
+        public static let fileAccess = Code(.fileAccess)
 
         /// The code's name, such as `invalidUID`.
         public var description: String { base.rawValue }

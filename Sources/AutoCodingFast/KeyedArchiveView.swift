@@ -28,19 +28,20 @@ public struct KeyedArchiveView: Sendable {
     /// Opens a binary or XML keyed archive from untrusted bytes. XML is parsed by libplist and rewritten by
     /// the native writer, so both formats are read through the same validated table.
     public init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
-        switch bytes.withUnsafeBytes({ ArchiveFormat.detect($0) }) {
-        case .binaryPlist:
-            try self.init(binary: bytes, options: options)
-        case .xmlPlist:
-            let value = try ArchiveValue(propertyList: bytes, options: options)
-            try self.init(binary: value.binaryPropertyList(), options: options)
-        case nil:
-            throw ArchiveError(.notPropertyList, "the data starts with neither bplist00 nor an XML plist header")
-        }
+        try self.init(storage: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
     }
 
-    private init(binary bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
-        storage = ArchiveBytes(copying: bytes)
+    /// Opens the keyed archive at `path` without copying it: a binary archive is memory-mapped and validated
+    /// whole, once, as ``init(bytes:options:)`` validates bytes; XML is read and converted. For reading a few
+    /// objects of a large file without the whole-file pass, use ``LazyKeyedArchive``. The mapping lives as long
+    /// as the view and its copies; see ``LazyKeyedArchive`` for what happens if the file changes underneath.
+    public init(contentsOf path: String, options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
+        let storage = try ArchiveBytes.binaryPlist(contentsOf: path, map: { _ in true }, options: options)
+        try self.init(storage: storage, options: options)
+    }
+
+    private init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
+        self.storage = storage
         expandedNodeLimit = options.maxExpandedNodeCount
         let raw = storage.raw
         let index = try BPlistIndex(validating: raw, options: options)

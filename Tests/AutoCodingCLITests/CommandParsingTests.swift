@@ -133,7 +133,7 @@ struct CommandParsingTests {
 
     @Test func everySubcommandIsRegistered() throws {
         let names = AutoCodingCommands.all.map { $0._commandName }
-        #expect(names == ["inspect", "json", "encode", "convert", "validate", "batch", "sample", "events"])
+        #expect(names == ["inspect", "json", "get", "codegen", "encode", "convert", "validate", "batch", "sample", "events"])
         // The executable's root lists them (and its own `bench`).
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)

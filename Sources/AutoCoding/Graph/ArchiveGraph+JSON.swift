@@ -97,6 +97,16 @@ extension ArchiveGraph {
     }
 }
 
+extension ArchivedValue {
+    /// One graph value as JSON, in the form ``ArchiveGraph/json(prettyPrinted:)`` prints values inside
+    /// `$top` (objects numbered from 1 within this value).
+    public func json(prettyPrinted: Bool = true) -> String {
+        var writer = GraphJSONWriter(sink: JSONTextSink(prettyPrinted: prettyPrinted))
+        writer.write(self)
+        return writer.sink.text
+    }
+}
+
 extension ArchiveValue {
     /// A property-list value as JSON: strings, numbers and booleans plain, arrays and dictionaries as JSON
     /// containers, data as `{"$data": "<base64>"}`, dates as `{"$date": "<ISO 8601>"}`, UIDs as `{"$cfuid": n}`.
@@ -223,6 +233,11 @@ struct GraphJSONWriter<Sink: JSONSink> {
 
     mutating func write(_ value: ArchiveValue) {
         writePlist(value)
+        drain()
+    }
+
+    mutating func write(_ value: ArchivedValue) {
+        writeGraph(value)
         drain()
     }
 

@@ -37,16 +37,31 @@ package struct BPlistIndex: Sendable {
         self.records = []
         records.reserveCapacity(trailer.objectCount)
         for object in 0..<trailer.objectCount {
-            let entry = trailer.offsetTableOffset + object * trailer.offsetIntSize
-            let offset = BPlistBytes.readUInt(bytes, at: entry, width: trailer.offsetIntSize)
-            guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else {
-                throw ArchiveError(
-                    .invalidOffset,
-                    "object \(object) has offset \(offset), outside the object area 8..<\(trailer.offsetTableOffset)")
-            }
-            records.append(try Self.record(object: object, at: Int(offset), in: bytes, trailer: trailer))
+            records.append(try Self.record(object: object, in: bytes, trailer: trailer))
         }
         try checkContainers(bytes, depthLimit: options.depthLimit)
+    }
+
+    /// A table with no records, for ``LazyKeyedArchive``, which parses records one at a time with
+    /// ``record(object:in:trailer:)``. Only the readers that take a `Record` (``integer(_:in:)``,
+    /// ``double(_:in:)``, ``uid(_:in:)``, ``makeString(_:in:)``) may be used on it; they never read `records`.
+    init(recordReaderFor trailer: BPlistTrailer) {
+        self.trailer = trailer
+        self.records = []
+    }
+
+    /// Reads object `object`'s offset-table entry, checks it points into the object area, and parses the record.
+    static func record(object: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer) throws(ArchiveError)
+        -> Record
+    {
+        let entry = trailer.offsetTableOffset + object * trailer.offsetIntSize
+        let offset = BPlistBytes.readUInt(bytes, at: entry, width: trailer.offsetIntSize)
+        guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else {
+            throw ArchiveError(
+                .invalidOffset,
+                "object \(object) has offset \(offset), outside the object area 8..<\(trailer.offsetTableOffset)")
+        }
+        return try record(object: object, at: Int(offset), in: bytes, trailer: trailer)
     }
 
     /// Parses the marker at `offset` and checks that the whole object lies before the offset table.

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A keyed archive opened without reading it: the file is memory-mapped, and each object is validated and
+/// decoded only when a caller reaches it.
+///
+/// Opening checks the trailer and the four top-level entries (`$archiver`, `$version`, `$objects`, `$top`),
+/// nothing else. Each bplist object is validated the first time it is touched, with the same checks and
+/// errors as ``KeyedArchiveView``'s one linear pass (marker, payload extent, string encoding, references in
+/// range, string keys, UIDs below the object count, `$class` naming a class descriptor), and its record
+/// (offset, count, type marker; never a decoded value) is kept, so nothing is validated twice. Strings and
+/// data are created only when a value is asked for. Reading one field of one object of a 1 GB archive
+/// therefore touches a few pages of the file, whatever its size.
+///
+/// The price of laziness: damage in a part of the file nobody reads is never reported. Use
+/// ``KeyedArchiveView`` (or `autocoding validate`) when the whole file must be proven well formed first.
+///
+/// Lifetime: the mapping belongs to this object and is unmapped when the last reference to it goes away;
+/// values it returns are copies and stay valid after that. If the file is rewritten in place while it is
+/// open, reads may see old or new bytes (never re-validated: a later read can fail or see inconsistent
+/// values); if it is truncated, touching a page past the new end raises `SIGBUS`. Replace archives by
+/// writing a new file and renaming it over the old one, and open readers keep reading the old file.
+///
+/// Not `Sendable`: the table of validated records fills in as objects are read. Use one instance per task
+/// (opening is cheap) or a ``KeyedArchiveView`` for concurrent reads.
+public final class LazyKeyedArchive {
+    /// How the bytes of a file are brought into memory.
+    public enum FileAccess: Sendable, Hashable {
+        /// Map files of at least ``LazyKeyedArchive/mappingThreshold`` bytes, read smaller ones whole.
+        case automatic
+        /// Always memory-map the file.
+        case mapped
+        /// Always read the whole file into memory.
+        case read
+    }
+
+    /// Files from this size up are memory-mapped by ``FileAccess/automatic``: 1 MiB. Below it, one read
+    /// costs less than setting up a mapping and faulting its pages in.
+    public static let mappingThreshold = 1 << 20
+
+    package let storage: ArchiveBytes
+    let table: LazyRecordTable
+    /// The bplist object number of the `$objects` array.
+    let objectsArray: Int
+    /// The bplist object number of the `$top` dictionary.
+    let topDictionary: Int
+
+    /// The `$archiver` name.
+    public let archiver: String
+    /// The `$version`.
+    public let version: Int
+    /// The number of entries in `$objects`.
+    public let objectCount: Int
+
+    /// Opens the keyed archive at `path`. Binary archives are mapped or read as `access` says; XML archives
+    /// are read whole and converted (XML has no offsets to seek to).
+    public convenience init(
+        contentsOf path: String, access: FileAccess = .automatic, options: ArchiveReadingOptions = .init()
+    ) throws(ArchiveError) {
+        let map = { (size: Int) in
+            switch access {
+            case .mapped: true
+            case .read: false
+            case .automatic: size >= Self.mappingThreshold
+            }
+        }
+        let storage = try ArchiveBytes.binaryPlist(contentsOf: path, map: map, options: options)
+        try self.init(storage: storage, options: options)
+    }
+
+    /// Opens a keyed archive from bytes in memory (copied once). XML is converted to binary first.
+    public convenience init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
+        try self.init(storage: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
+    }
+
+    private init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
+        self.storage = storage
+        let table = try LazyRecordTable(storage: storage, options: options)
+        self.table = table
+        let header = try Header(table: table, options: options)
+        objectsArray = header.objects
+        topDictionary = header.top
+        archiver = header.archiver
+        version = header.version
+        objectCount = Int(try table.record(header.objects).count)
+        table.objectCount = objectCount
+        table.objectsArray = header.objects
+    }
+
+    /// The top-level dictionary's four entries, checked as ``KeyedArchiveView`` checks them.
+    private struct Header {
+        var objects: Int
+        var top: Int
+        var archiver: String
+        var version: Int
+
+        init(table: LazyRecordTable, options: ArchiveReadingOptions) throws(ArchiveError) {
+            let root = table.trailer.topObject
+            let rootRecord = try table.record(root)
+            guard rootRecord.kind == .dictionary else {
+                throw ArchiveError(.notKeyedArchive, "the property list's root is not a dictionary")
+            }
+            let n = Int(rootRecord.count)
+            var found: [String: Int] = [:]
+            for i in 0..<n {
+                let key = table.string(try table.key(root, rootRecord, i))
+                if key.hasPrefix("$") { found[key] = try table.ref(root, rootRecord, n + i) }
+            }
+            guard found[ArchiveKey.objects] != nil || found[ArchiveKey.archiver] != nil || found[ArchiveKey.top] != nil
+            else { throw ArchiveError(.notKeyedArchive, "the root dictionary has none of $archiver, $objects and $top") }
+
+            func require(_ key: String, _ kinds: [BPlistIndex.Kind], _ expected: String) throws(ArchiveError) -> Int {
+                guard let object = found[key] else { throw ArchiveError.missingKey(key, in: "the archive") }
+                let kind = try table.record(object).kind
+                guard kinds.contains(kind) else {
+                    throw ArchiveError.unexpectedType("\(key) is a \(kind), not a \(expected)")
+                }
+                return object
+            }
+            let archiverObject = try require(ArchiveKey.archiver, [.asciiString, .utf16String], "string")
+            let versionObject = try require(ArchiveKey.version, [.integer], "integer")
+            objects = try require(ArchiveKey.objects, [.array], "array")
+            top = try require(ArchiveKey.top, [.dictionary], "dictionary")
+            archiver = table.string(try table.record(archiverObject))
+            guard case .integer(let v) = table.reader.integer(try table.record(versionObject), in: table.raw) else {
+                throw ArchiveError(.unsupportedVersion, "$version is above Int64.max")
+            }
+            if options.requiresKnownVersion && v != Int64(ArchiveKey.formatVersion) {
+                throw ArchiveError(.unsupportedVersion, "$version is \(v), not \(ArchiveKey.formatVersion)")
+            }
+            version = Int(v)
+        }
+    }
+
+    /// Whether the bytes are a file mapping (rather than a copy in memory).
+    public var isMapped: Bool { storage.isMapped }
+
+    /// The `$objects` entries validated so far, in UID order: what reads have touched.
+    public var touchedUIDs: [ArchiveUID] { table.touchedUIDs.sorted().map { ArchiveUID($0) } }
+
+    /// The number of bplist objects (of every kind, `$objects` entries and the values inside them)
+    /// validated so far.
+    public var validatedObjectCount: Int { table.recordCount }
+}
