@@ -51,3 +51,21 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(graph.isEquivalent(to: try ArchiveGraph(bytes: graph.binaryPlist())))
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    /// graph target, crash-37328aa8: an `NSMeasurement` archived with `NS.value` NaN. The graph re-encoded
+    /// correctly, but `isEquivalent` compared scalars with `==`, for which NaN is not NaN, so the graph was not
+    /// equivalent to itself.
+    @Test func aGraphHoldingANaNIsEquivalentToItsReencoding() throws {
+        let measurement = ArchivedObject(className: "NSMeasurement", chain: ["NSMeasurement", "NSObject"])
+        measurement.fields["NS.value"] = .inline(.real(.nan))
+        measurement.fields["NS.when"] = .reference(.date(Date(timeIntervalSinceReferenceDate: .nan)))
+        let graph = ArchiveGraph(root: .object(measurement))
+        #expect(graph.isEquivalent(to: graph))
+        #expect(graph.isEquivalent(to: try ArchiveGraph(bytes: graph.binaryPlist())))
+        let other = ArchivedObject(className: "NSMeasurement", chain: ["NSMeasurement", "NSObject"])
+        other.fields["NS.value"] = .inline(.real(1))
+        other.fields["NS.when"] = .reference(.date(Date(timeIntervalSinceReferenceDate: .nan)))
+        #expect(!graph.isEquivalent(to: ArchiveGraph(root: .object(other))))
+    }
+}
