@@ -206,17 +206,17 @@ enum FoundationValues {
         _ = try record(node, context, Any.self, path)
         guard let specialRef = context.field(NSValueCoding.special, of: node) else { return nil }
         let special = try integer(Int.self, context.resolve(specialRef), context, path)
-        func number(_ key: String) throws -> Double {
+        func entry(_ key: String) throws -> DecodingContext.Node {
             guard let ref = context.field(key, of: node) else {
                 throw DecodingError.keyNotFound(ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "NSValue without \(key)"))
             }
-            return try double(context.resolve(ref), context, path)
+            return context.resolve(ref)
         }
+        func number(_ key: String) throws -> Double { try double(entry(key), context, path) }
+        // Ranges are read as integers: through Double, locations above 2^53 would lose their low bits.
+        func integral(_ key: String) throws -> Int { try integer(Int.self, entry(key), context, path) }
         func numbers(_ key: String, _ count: Int) throws -> [Double] {
-            guard let ref = context.field(key, of: node) else {
-                throw DecodingError.keyNotFound(ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "NSValue without \(key)"))
-            }
-            let text = try string(context.resolve(ref), context, path)
+            let text = try string(entry(key), context, path)
             guard let values = NSValueCoding.parse(text, count: count) else {
                 throw DecodingError.archiveCorrupted("\(key) \"\(text)\" does not hold \(count) numbers", at: path)
             }
@@ -224,10 +224,7 @@ enum FoundationValues {
         }
         switch special {
         case NSValueCoding.range:
-            guard let location = Int(exactly: try number("NS.rangeval.location")),
-                let length = Int(exactly: try number("NS.rangeval.length"))
-            else { throw DecodingError.archiveCorrupted("NS.rangeval is not integral", at: path) }
-            return ArchiveRange(location: location, length: length)
+            return ArchiveRange(location: try integral("NS.rangeval.location"), length: try integral("NS.rangeval.length"))
         case NSValueCoding.point:
             let v = try numbers("NS.pointval", 2)
             return ArchivePoint(x: v[0], y: v[1])

@@ -9,7 +9,7 @@ import Foundation
 /// (`===`). A reference cycle cannot be decoded through `init(from:)`, which must return a finished value: it
 /// is reported as a `DecodingError` naming the types on the cycle (`@AutoCoding` types decode cycles).
 /// Nesting deeper than ``maxDepth`` is an error rather than a stack overflow.
-public struct KeyedArchiveDecoder {
+public struct KeyedArchiveDecoder: Sendable {
     /// Limits for reading the bytes.
     public var options = ArchiveReadingOptions()
     /// Values for custom `init(from:)` implementations.

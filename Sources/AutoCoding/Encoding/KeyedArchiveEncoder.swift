@@ -10,7 +10,7 @@ import OrderedCollections
 /// `UUID` NSUUID, and `nil` is `$null`. Other types are archived as instances of their module-qualified name
 /// (see ``ArchiveCodable``) with one field per coding key. A class instance referenced several times is
 /// archived once, and reference cycles between class instances encode without recursion.
-public struct KeyedArchiveEncoder {
+public struct KeyedArchiveEncoder: Sendable {
     /// The property-list format written.
     public enum OutputFormat: Sendable {
         /// A binary plist (`bplist00`), written by the native writer.

@@ -24,7 +24,7 @@ struct GraphMatcher {
     mutating func match(_ a: ArchivedValue, _ b: ArchivedValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
-        case (.inline(let x), .inline(let y)), (.reference(let x), .reference(let y)): return x == y
+        case (.inline(let x), .inline(let y)), (.reference(let x), .reference(let y)): return Self.same(x, y)
         case (.array(let x), .array(let y)):
             guard x.count == y.count else { return false }
             for (l, r) in zip(x, y) where !match(l, r) { return false }
@@ -45,6 +45,18 @@ struct GraphMatcher {
             default: return false
             }
         default: return false
+        }
+    }
+
+    /// Scalars compare by value, except that a NaN matches a NaN: a graph holding one (an `NSMeasurement` of
+    /// `nan`) must be equivalent to itself.
+    private static func same(_ x: ArchiveValue, _ y: ArchiveValue) -> Bool {
+        switch (x, y) {
+        case (.real(let a), .real(let b)): return a == b || (a.isNaN && b.isNaN)
+        case (.date(let a), .date(let b)):
+            let (s, t) = (a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
+            return s == t || (s.isNaN && t.isNaN)
+        default: return x == y
         }
     }
 

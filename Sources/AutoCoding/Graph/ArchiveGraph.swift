@@ -35,10 +35,33 @@ public struct ArchiveGraph {
 
     /// Resolves every UID of a validated archive. Instances become ``ArchivedObject``s, one per `$objects`
     /// entry, so shared references and cycles keep their identity.
+    ///
+    /// A plain array or dictionary `$objects` entry (not an instance) that holds UIDs is an error: the graph
+    /// keeps such entries as opaque scalars, whose UIDs would dangle once re-encoded. Apple's archivers never
+    /// write one (arrays are `NSArray` instances), so only crafted archives have them.
     public init(archive: KeyedArchive) throws(ArchiveError) {
         try archive.validate()
+        try Self.checkNoUIDsInPlainEntries(archive)
         let resolver = GraphResolver(archive: archive)
         self.init(archiver: archive.archiver, roots: archive.top.mapValues(resolver.resolve))
+    }
+
+    private static func checkNoUIDsInPlainEntries(_ archive: KeyedArchive) throws(ArchiveError) {
+        for (index, entry) in archive.objects.enumerated() {
+            if case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil { continue }
+            var pending = [entry]
+            while let value = pending.popLast() {
+                switch value {
+                case .uid:
+                    throw ArchiveError(
+                        .unexpectedType,
+                        "$objects[\(index)] is a plain \(entry.typeName) holding UIDs, not an instance; the graph cannot keep it")
+                case .array(let elements): pending.append(contentsOf: elements)
+                case .dictionary(let entries): pending.append(contentsOf: entries.values)
+                default: break
+                }
+            }
+        }
     }
 
     /// Encodes the graph as a keyed archive. Each object is written once, whatever the number of references

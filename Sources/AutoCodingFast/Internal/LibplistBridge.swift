@@ -23,6 +23,12 @@ enum LibplistBridge {
     /// them far from the end of a thread's stack while accepting anything the default reader accepts.
     static let maxWriteDepth = 1024
 
+    /// The largest XML property list handed to libplist: 16 MiB. libplist builds about 130 bytes of tree per
+    /// element, so 7-byte elements such as `<true/>` cost about 19 times their size (some 300 MB here); keyed
+    /// archives are rarely XML and rarely large. (A fixed limit for now: adding it to ``ArchiveReadingOptions``
+    /// made debug test builds crash in Swift 6.3.1, see SECURITY.md.)
+    static let maxXMLInputBytes = 16 << 20
+
     // MARK: Reading
 
     /// Parses binary plist bytes that the native validator (``BPlistIndex``) has already accepted.
@@ -55,7 +61,8 @@ enum LibplistBridge {
 
     /// Parses an XML plist.
     ///
-    /// Before libplist sees the bytes, checks the size (``ArchiveReadingOptions/maxInputBytes``, and below
+    /// Before libplist sees the bytes, checks the size (``ArchiveReadingOptions/maxInputBytes``,
+    /// ``maxXMLInputBytes``, and below
     /// `UInt32.max` since libplist takes 32-bit lengths) and scans the markup as libplist will tokenize it:
     /// the nesting depth of `<array>`/`<dict>` (``ArchiveReadingOptions/depthLimit``), the number of elements
     /// (``ArchiveReadingOptions/maxObjectCount``), and the text of every `<integer>`, `<real>`, `<date>` and
@@ -71,6 +78,12 @@ enum LibplistBridge {
             throw ArchiveError(
                 .limitExceeded,
                 "XML plist of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes)"
+            )
+        }
+        guard bytes.count <= maxXMLInputBytes else {
+            throw ArchiveError(
+                .limitExceeded,
+                "XML plist of \(bytes.count) bytes exceeds the XML limit of \(maxXMLInputBytes) bytes"
             )
         }
         guard bytes.count < Int(UInt32.max) else {
@@ -99,6 +112,7 @@ enum LibplistBridge {
     /// `<dict><key>CF$UID</key><integer>n</integer></dict>` (libplist writes `PLIST_UID` nodes that way in
     /// every version). Dates keep whole seconds only, as in Apple's XML format.
     static func xmlData(_ value: ArchiveValue) throws(ArchiveError) -> [UInt8] {
+        let hasDateBeforeYear1000 = try checkXMLDates(in: value)
         let tree = try makeTree(value)
         var buffer: UnsafeMutablePointer<CChar>? = nil
         var length: UInt32 = 0
@@ -111,7 +125,58 @@ enum LibplistBridge {
         var ordinal = 0
         var negativeZeros: Set<Int> = []
         collectNegativeZeroReals(in: value, ordinal: &ordinal, into: &negativeZeros)
-        return negativeZeros.isEmpty ? xml : restoringNegativeZeros(negativeZeros, in: xml)
+        let restored = negativeZeros.isEmpty ? xml : restoringNegativeZeros(negativeZeros, in: xml)
+        return hasDateBeforeYear1000 ? paddingShortYears(in: restored) : restored
+    }
+
+    /// The dates Apple's XML form (`YYYY-MM-DDTHH:MM:SSZ`, four-digit year) can hold, in seconds since 2001:
+    /// 0000-01-01T00:00:00Z up to, not including, 10000-01-01T00:00:00Z.
+    static let xmlDateRange: Range<Double> = -63_145_526_400 ..< 252_423_993_600
+
+    /// 1000-01-01T00:00:00Z: libplist writes earlier years with fewer than four digits.
+    private static let year1000: Double = -31_588_531_200
+
+    /// Throws for a date the XML form cannot hold (libplist would write a year our reader, like
+    /// CoreFoundation, refuses); returns whether some date has a year below 1000.
+    private static func checkXMLDates(in value: ArchiveValue) throws(ArchiveError) -> Bool {
+        var early = false
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .date(let date):
+                let seconds = date.timeIntervalSinceReferenceDate
+                guard xmlDateRange.contains(seconds) else {
+                    throw ArchiveError.unexpectedType(
+                        "date \(seconds) s after 2001 is outside years 0000...9999, which an XML plist cannot hold")
+                }
+                if seconds < year1000 { early = true }
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .dictionary(let entries): pending.append(contentsOf: entries.values)
+            default: break
+            }
+        }
+        return early
+    }
+
+    /// Left-pads with zeros the years libplist wrote with fewer than four digits (`<date>197-01-02T…`, from
+    /// `strftime`'s `%Y`), giving the form Apple writes and every reader, ours included, accepts.
+    private static func paddingShortYears(in xml: [UInt8]) -> [UInt8] {
+        let open = Array("<date>".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(xml.count + 16)
+        var i = 0
+        while i < xml.count {
+            if xml[i] == open[0], xml[i...].starts(with: open) {
+                result.append(contentsOf: open)
+                i += open.count
+                let digits = xml[i...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+                if digits < 4 { result.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 4 - digits)) }
+                continue
+            }
+            result.append(xml[i])
+            i += 1
+        }
+        return result
     }
 
     /// Numbers, in document order, the reals of `value` and notes which are -0.0.

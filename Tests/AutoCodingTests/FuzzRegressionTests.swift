@@ -1,0 +1,71 @@
+import AutoCoding
+import Foundation
+import Testing
+
+/// Crashers of the object-layer fuzz targets (FuzzTesting/, scripts/fuzz.sh), minimized, as named cases.
+/// The engine's are in AutoCodingFastTests/FuzzRegressionTests.swift.
+@Suite("Fuzz regressions (object layer)")
+struct ObjectLayerFuzzRegressionTests {
+    /// roundtrip target, first crash: an `ArchiveRange` with location 3622098393369761648 came back as
+    /// 3622098393369761792. The NSValue decoder read `NS.rangeval.*` through Double (53-bit mantissa); it now
+    /// reads them as integers.
+    @Test(arguments: [3_622_098_393_369_761_648, Int.max, Int.min, (1 << 53) + 1])
+    func anArchiveRangeBeyondTwoToThe53RoundTripsExactly(location: Int) throws {
+        let range = ArchiveRange(location: location, length: 257)
+        let bytes = try KeyedArchiveEncoder().encodeBytes(range)
+        #expect(try KeyedArchiveDecoder().decode(ArchiveRange.self, from: bytes) == range)
+    }
+}
+
+extension ObjectLayerFuzzRegressionTests {
+    /// An archive whose root `Holder` instance has a field `list` referring to `$objects[3]`, `entry`; `more`
+    /// follow from `$objects[4]`.
+    static func holder(of entry: ArchiveValue, then more: [ArchiveValue] = []) -> KeyedArchive {
+        KeyedArchive(
+            top: ["root": .uid(ArchiveUID(1))],
+            objects: [
+                .string("$null"),
+                .dictionary(["$class": .uid(ArchiveUID(2)), "list": .uid(ArchiveUID(3))]),
+                .dictionary(["$classname": .string("Holder"), "$classes": .array([.string("Holder"), .string("NSObject")])]),
+                entry,
+            ] + more
+        )
+    }
+
+    /// graph target, crash-9a7f86ab: `$objects[4]` was a plain array `[UID 13, UID 14]` (not an NSArray instance)
+    /// referenced from an instance field. The graph kept it as an opaque scalar, so re-encoding renumbered the
+    /// objects but not those UIDs: the output did not decode ("UID 13 ≥ object count 8"). Such an entry is now
+    /// an error when the graph is built, instead of a corrupt archive when it is written.
+    @Test func aPlainArrayEntryHoldingUIDsIsRefusedInsteadOfReencodedWithDanglingUIDs() throws {
+        let bytes = Self.holder(of: .array([.uid(ArchiveUID(4)), .uid(ArchiveUID(5))]), then: [.integer(456), .string("Times")])
+            .binaryPlist()
+        let error = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(error?.code == .unexpectedType)
+        #expect(error?.reason.contains("$objects[3]") == true)
+    }
+
+    /// Plain entries without UIDs (data-only arrays and dictionaries) still round-trip.
+    @Test func aPlainArrayEntryWithoutUIDsStillRoundTrips() throws {
+        let archive = Self.holder(of: .array([.integer(1), .string("two")]))
+        let graph = try ArchiveGraph(bytes: archive.binaryPlist())
+        #expect(graph.isEquivalent(to: try ArchiveGraph(bytes: graph.binaryPlist())))
+    }
+}
+
+extension ObjectLayerFuzzRegressionTests {
+    /// graph target, crash-37328aa8: an `NSMeasurement` archived with `NS.value` NaN. The graph re-encoded
+    /// correctly, but `isEquivalent` compared scalars with `==`, for which NaN is not NaN, so the graph was not
+    /// equivalent to itself.
+    @Test func aGraphHoldingANaNIsEquivalentToItsReencoding() throws {
+        let measurement = ArchivedObject(className: "NSMeasurement", chain: ["NSMeasurement", "NSObject"])
+        measurement.fields["NS.value"] = .inline(.real(.nan))
+        measurement.fields["NS.when"] = .reference(.date(Date(timeIntervalSinceReferenceDate: .nan)))
+        let graph = ArchiveGraph(root: .object(measurement))
+        #expect(graph.isEquivalent(to: graph))
+        #expect(graph.isEquivalent(to: try ArchiveGraph(bytes: graph.binaryPlist())))
+        let other = ArchivedObject(className: "NSMeasurement", chain: ["NSMeasurement", "NSObject"])
+        other.fields["NS.value"] = .inline(.real(1))
+        other.fields["NS.when"] = .reference(.date(Date(timeIntervalSinceReferenceDate: .nan)))
+        #expect(!graph.isEquivalent(to: ArchiveGraph(root: .object(other))))
+    }
+}
