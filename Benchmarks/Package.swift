@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The hot-path benchmarks of issue 7 (ordo-one/benchmark). Run from this folder:
+//   swift package benchmark                      # all benchmarks, wall clock and malloc counts
+//   swift package benchmark thresholds check     # the malloc-count gate against Thresholds/
+// Names are "<Layer>.<operation>.<workload>": Fast (the engine), Coding (Codable bridge), Auto (@AutoCoding),
+// Graph (dynamic graph) and libplist (its C API, the floor the engine is measured against).
+// SwiftPM names a path dependency after its folder, so the root package's identity is the name of the folder
+// this one sits in (`main`, a clone's name ...), not its manifest name `AutoCoding`.
+let root = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "AutoCoding").lowercased()
+
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write.
+        .target(
+            name: "LibplistFloor",
+            path: "Sources/LibplistFloor",
+            linkerSettings: [.linkedLibrary("plist-2.0")]
+        ),
+        // The workloads (deterministic generators), shared by the benchmark targets.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [.product(name: "AutoCoding", package: root)],
+            path: "Sources/BenchmarkFixtures"
+        ),
+        .executableTarget(
+            name: "ArchiveReading",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AutoCodingFast", package: root),
+                "BenchmarkFixtures",
+                "LibplistFloor",
+            ],
+            path: "Benchmarks/ArchiveReading",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ArchiveWriting",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AutoCodingFast", package: root),
+                "BenchmarkFixtures",
+                "LibplistFloor",
+            ],
+            path: "Benchmarks/ArchiveWriting",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ModelCoding",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "AutoCoding", package: root),
+                "BenchmarkFixtures",
+            ],
+            path: "Benchmarks/ModelCoding",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
