@@ -87,13 +87,13 @@ struct SplitMix64 {
 
 /// What the checks read from any person model.
 protocol PersonShape: AnyObject {
-    var shapeName: String { get }
-    var shapeAge: Int { get }
-    var shapeHeight: Double { get }
-    var shapeIsActive: Bool { get }
-    var shapeEmail: String { get }
-    var shapeBirthday: Date { get }
-    var shapeTags: [String] { get }
+    var name: String { get }
+    var age: Int { get }
+    var height: Double { get }
+    var isActive: Bool { get }
+    var email: String { get }
+    var birthday: Date { get }
+    var tags: [String] { get }
     var shapeCity: String { get }
     var shapeZip: String { get }
     var shapeFriends: [AnyObject] { get }
@@ -186,13 +186,6 @@ final class FoundationPerson: NSObject, NSSecureCoding, PersonShape {
         isActive = coder.decodeBool(forKey: "isActive")
     }
 
-    var shapeName: String { name }
-    var shapeAge: Int { age }
-    var shapeHeight: Double { height }
-    var shapeIsActive: Bool { isActive }
-    var shapeEmail: String { email }
-    var shapeBirthday: Date { birthday }
-    var shapeTags: [String] { tags }
     var shapeCity: String { address.city }
     var shapeZip: String { address.zip }
     var shapeFriends: [AnyObject] { friends }
@@ -248,13 +241,6 @@ final class BenchPerson: Codable, ArchiveCodable, PersonShape {
         return people
     }
 
-    var shapeName: String { name }
-    var shapeAge: Int { age }
-    var shapeHeight: Double { height }
-    var shapeIsActive: Bool { isActive }
-    var shapeEmail: String { email }
-    var shapeBirthday: Date { birthday }
-    var shapeTags: [String] { tags }
     var shapeCity: String { address.city }
     var shapeZip: String { address.zip }
     var shapeFriends: [AnyObject] { friends }
@@ -299,13 +285,6 @@ final class AutoPerson: ArchiveCodable, PersonShape {
         return people
     }
 
-    var shapeName: String { name }
-    var shapeAge: Int { age }
-    var shapeHeight: Double { height }
-    var shapeIsActive: Bool { isActive }
-    var shapeEmail: String { email }
-    var shapeBirthday: Date { birthday }
-    var shapeTags: [String] { tags }
     var shapeCity: String { address.city }
     var shapeZip: String { address.zip }
     var shapeFriends: [AnyObject] { friends }

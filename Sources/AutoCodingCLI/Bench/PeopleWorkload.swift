@@ -97,9 +97,9 @@ final class PeopleWorkload: BenchWorkload {
         for i in sample.sorted() {
             let (p, s) = (people[i], specs[i])
             let fields: [(String, Bool)] = [
-                ("name", p.shapeName == s.name), ("age", p.shapeAge == s.age), ("height", p.shapeHeight == s.height),
-                ("isActive", p.shapeIsActive == s.isActive), ("email", p.shapeEmail == s.email),
-                ("birthday", p.shapeBirthday == s.birthday), ("tags", p.shapeTags == s.tags),
+                ("name", p.name == s.name), ("age", p.age == s.age), ("height", p.height == s.height),
+                ("isActive", p.isActive == s.isActive), ("email", p.email == s.email),
+                ("birthday", p.birthday == s.birthday), ("tags", p.tags == s.tags),
                 ("address.city", p.shapeCity == s.city), ("address.zip", p.shapeZip == s.zip),
             ]
             if let (field, _) = fields.first(where: { !$0.1 }) {
