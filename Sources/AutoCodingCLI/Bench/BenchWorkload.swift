@@ -215,6 +215,52 @@ enum BenchPaths {
         return paths
     }
 
+    /// corelibs' three decode paths over one workload: `NSKeyedUnarchiver` (the baseline), the same with secure
+    /// coding allowing `secureClasses`, and `PropertyListDecoder` on the equivalent Codable plist.
+    static func corelibsDecodePaths<Root, Record: Decodable>(
+        rootName: String, root: Root.Type, secureClasses: [AnyClass], records: Record.Type, plistLabel: String,
+        archive: @escaping () throws -> [UInt8], plist: @escaping () throws -> [UInt8],
+        check: @escaping (Any) -> String?, checkRecords: @escaping (Any) -> String?
+    ) -> [BenchPath] {
+        [
+            BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver → \(rootName)", operation: .decode,
+                      role: .foundationBaseline) {
+                let data = Data(try archive())
+                return PreparedPath(
+                    inputBytes: data.count,
+                    run: {
+                        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+                        unarchiver.requiresSecureCoding = false
+                        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+                        defer { unarchiver.finishDecoding() }
+                        guard let decoded = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? Root else {
+                            throw unarchiver.error ?? BenchError("corelibs decoded no \(rootName)")
+                        }
+                        return decoded
+                    },
+                    check: check)
+            },
+            BenchPath(id: "corelibs.unarchiver-secure", label: "corelibs NSKeyedUnarchiver secure → \(rootName)",
+                      operation: .decode) {
+                let data = Data(try archive())
+                return PreparedPath(
+                    inputBytes: data.count,
+                    run: {
+                        guard let decoded = try NSKeyedUnarchiver.unarchivedObject(ofClasses: secureClasses, from: data) as? Root
+                        else { throw BenchError("secure decoding returned no \(rootName)") }
+                        return decoded
+                    },
+                    check: check)
+            },
+            BenchPath(id: "corelibs.plist-decoder", label: plistLabel, operation: .decode) {
+                let data = Data(try plist())
+                return PreparedPath(
+                    inputBytes: data.count, run: { try PropertyListDecoder().decode(Record.self, from: data) },
+                    check: checkRecords)
+            },
+        ]
+    }
+
     /// Empties every object's fields, so that a graph with reference cycles is freed.
     static func breakCycles(_ graph: ArchiveGraph) {
         var pending = Array(graph.roots.values)

@@ -107,42 +107,12 @@ final class DataWorkload: BenchWorkload {
                     inputBytes: nil, run: { try KeyedArchiveEncoder().encodeBytes(values) },
                     check: { [unowned self] in checkEncoded($0) })
             },
-            BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver → NSArray of NSData",
-                      operation: .decode, role: .foundationBaseline) { [unowned self] in
-                let data = Data(try corelibsArchive)
-                return PreparedPath(
-                    inputBytes: data.count,
-                    run: {
-                        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-                        unarchiver.requiresSecureCoding = false
-                        defer { unarchiver.finishDecoding() }
-                        guard let array = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSArray else {
-                            throw BenchError("corelibs decoded no NSArray")
-                        }
-                        return array
-                    },
-                    check: { [unowned self] in checkValues($0) })
-            },
-            BenchPath(id: "corelibs.unarchiver-secure", label: "corelibs NSKeyedUnarchiver secure → NSArray",
-                      operation: .decode) { [unowned self] in
-                let data = Data(try corelibsArchive)
-                let classes: [AnyClass] = [NSArray.self, NSData.self]
-                return PreparedPath(
-                    inputBytes: data.count,
-                    run: {
-                        guard let array = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data) as? NSArray
-                        else { throw BenchError("secure decoding returned no NSArray") }
-                        return array
-                    },
-                    check: { [unowned self] in checkValues($0) })
-            },
-            BenchPath(id: "corelibs.plist-decoder", label: "corelibs PropertyListDecoder", operation: .decode) { [unowned self] in
-                let data = Data(try plist)
-                return PreparedPath(
-                    inputBytes: data.count, run: { try PropertyListDecoder().decode([Data].self, from: data) },
-                    check: { [unowned self] in checkValues($0) })
-            },
         ]
+        paths += BenchPaths.corelibsDecodePaths(
+            rootName: "NSArray of NSData", root: NSArray.self, secureClasses: [NSArray.self, NSData.self],
+            records: [Data].self, plistLabel: "corelibs PropertyListDecoder",
+            archive: { [unowned self] in try corelibsArchive }, plist: { [unowned self] in try plist },
+            check: { [unowned self] in checkValues($0) }, checkRecords: { [unowned self] in checkValues($0) })
         paths += BenchPaths.readPaths(
             context: context, input: { [unowned self] in try corelibsArchive }, expectedObjects: { [unowned self] in objects },
             checkGraph: { [unowned self] graph in

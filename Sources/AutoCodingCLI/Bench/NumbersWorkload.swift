@@ -120,42 +120,13 @@ final class NumbersWorkload: BenchWorkload {
                     inputBytes: nil, run: { try KeyedArchiveEncoder().encodeBytes(dictionary) },
                     check: { [unowned self] in checkEncoded($0) })
             },
-            BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver → NSDictionary", operation: .decode,
-                      role: .foundationBaseline) { [unowned self] in
-                let data = Data(try corelibsArchive)
-                return PreparedPath(
-                    inputBytes: data.count,
-                    run: {
-                        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-                        unarchiver.requiresSecureCoding = false
-                        defer { unarchiver.finishDecoding() }
-                        guard let d = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? NSDictionary else {
-                            throw BenchError("corelibs decoded no NSDictionary")
-                        }
-                        return d
-                    },
-                    check: { [unowned self] in checkDictionary($0) })
-            },
-            BenchPath(id: "corelibs.unarchiver-secure", label: "corelibs NSKeyedUnarchiver secure → NSDictionary",
-                      operation: .decode) { [unowned self] in
-                let data = Data(try corelibsArchive)
-                let classes: [AnyClass] = [NSDictionary.self, NSString.self, NSNumber.self]
-                return PreparedPath(
-                    inputBytes: data.count,
-                    run: {
-                        guard let d = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data) as? NSDictionary
-                        else { throw BenchError("secure decoding returned no NSDictionary") }
-                        return d
-                    },
-                    check: { [unowned self] in checkDictionary($0) })
-            },
-            BenchPath(id: "corelibs.plist-decoder", label: "corelibs PropertyListDecoder", operation: .decode) { [unowned self] in
-                let data = Data(try plist)
-                return PreparedPath(
-                    inputBytes: data.count, run: { try PropertyListDecoder().decode([String: Int64].self, from: data) },
-                    check: { [unowned self] in checkDictionary($0) })
-            },
         ]
+        paths += BenchPaths.corelibsDecodePaths(
+            rootName: "NSDictionary", root: NSDictionary.self,
+            secureClasses: [NSDictionary.self, NSString.self, NSNumber.self], records: [String: Int64].self,
+            plistLabel: "corelibs PropertyListDecoder",
+            archive: { [unowned self] in try corelibsArchive }, plist: { [unowned self] in try plist },
+            check: { [unowned self] in checkDictionary($0) }, checkRecords: { [unowned self] in checkDictionary($0) })
         paths += BenchPaths.readPaths(
             context: context, input: { [unowned self] in try corelibsArchive }, expectedObjects: { [unowned self] in objects },
             checkGraph: { [unowned self] graph in

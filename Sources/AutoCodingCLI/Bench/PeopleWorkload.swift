@@ -246,41 +246,12 @@ final class PeopleWorkload: BenchWorkload {
             })
         // Decode paths.
         if !cycles {
-            paths.append(
-                BenchPath(
-                    id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver → [Person]", operation: .decode,
-                    role: .foundationBaseline
-                ) { [unowned self] in
-                    let data = Data(try corelibsArchive)
-                    return PreparedPath(
-                        inputBytes: data.count, run: { try Self.corelibsDecode(data) },
-                        check: { [unowned self] in checkPeople($0) })
-                })
-            paths.append(
-                BenchPath(id: "corelibs.unarchiver-secure", label: "corelibs NSKeyedUnarchiver secure → [Person]", operation: .decode)
-                { [unowned self] in
-                    let data = Data(try corelibsArchive)
-                    let classes: [AnyClass] = [
-                        NSArray.self, FoundationPerson.self, FoundationAddress.self, NSString.self, NSDate.self,
-                    ]
-                    return PreparedPath(
-                        inputBytes: data.count,
-                        run: {
-                            guard let people = try NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data)
-                                as? [FoundationPerson]
-                            else { throw BenchError("secure decoding returned no [FoundationPerson]") }
-                            return people
-                        },
-                        check: { [unowned self] in checkPeople($0) })
-                })
-            paths.append(
-                BenchPath(id: "corelibs.plist-decoder", label: "corelibs PropertyListDecoder (Codable plist)", operation: .decode)
-                { [unowned self] in
-                    let data = Data(try plist)
-                    return PreparedPath(
-                        inputBytes: data.count, run: { try PropertyListDecoder().decode([PersonRecord].self, from: data) },
-                        check: { [unowned self] in checkRecords($0) })
-                })
+            paths += BenchPaths.corelibsDecodePaths(
+                rootName: "[Person]", root: [FoundationPerson].self,
+                secureClasses: [NSArray.self, FoundationPerson.self, FoundationAddress.self, NSString.self, NSDate.self],
+                records: [PersonRecord].self, plistLabel: "corelibs PropertyListDecoder (Codable plist)",
+                archive: { [unowned self] in try corelibsArchive }, plist: { [unowned self] in try plist },
+                check: { [unowned self] in checkPeople($0) }, checkRecords: { [unowned self] in checkRecords($0) })
         }
         paths += BenchPaths.readPaths(
             context: context, input: { [unowned self] in try decodeInput }, expectedObjects: { [unowned self] in objects },
