@@ -287,4 +287,23 @@ struct AutoCodingModelTests {
         #expect(object["name"]?.string == "Grace")
         #expect(object.fields.keys.contains("age"))
     }
+
+    // MARK: Other coders: the generated code falls back to a keyed container
+
+    @Test func modelsDecodeThroughOtherDecodersWithFallbackKeysAndTypeErrors() throws {
+        let point = try JSONDecoder().decode(Point.self, from: Data(#"{"x": 1.5, "label": "p"}"#.utf8))
+        #expect(point.x == 1.5 && point.y == 0 && point.label == "p")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Point.self, from: Data(#"{"x": 1}"#.utf8)) }
+
+        let animal = try JSONDecoder().decode(Animal.self, from: Data(#"{"name": "Rex", "_legs": 3}"#.utf8))
+        #expect(animal.name == "Rex" && animal.legCount == 3)
+        let owner = try JSONDecoder().decode(Owner.self, from: Data(#"{"name": "Ann", "nickname": null}"#.utf8))
+        #expect(owner.name == "Ann" && owner.nickname == nil)
+        do {
+            _ = try JSONDecoder().decode(Animal.self, from: Data(#"{"name": 7}"#.utf8))
+            Issue.record("a number decoded as a String")
+        } catch let DecodingError.typeMismatch(_, context) {
+            #expect(context.debugDescription.contains("Animal.name"))
+        }
+    }
 }

@@ -35,31 +35,6 @@ public enum AutoCodingSupport {
         try container.encodeIfPresent(value, forKey: AutoCodingKey(key))
     }
 
-    /// Reads a property from the first of `keys` present; leaves it unchanged when none is. A value of
-    /// another type is an error naming the owner, the key, the expected and the found type.
-    public static func decode<T: Decodable>(_ property: inout T, from container: KeyedDecodingContainer<AutoCodingKey>,
-                                            keys: [String], in owner: Any.Type) throws
-    {
-        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
-        do {
-            property = try container.decode(T.self, forKey: key)
-        } catch let error as DecodingError {
-            throw describe(error, owner: owner, key: key.stringValue)
-        }
-    }
-
-    /// Reads an optional property: `$null` and `NSNull` read as nil.
-    public static func decode<T: Decodable>(_ property: inout T?, from container: KeyedDecodingContainer<AutoCodingKey>,
-                                            keys: [String], in owner: Any.Type) throws
-    {
-        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
-        do {
-            property = try container.decodeNil(forKey: key) ? nil : container.decode(T.self, forKey: key)
-        } catch let error as DecodingError {
-            throw describe(error, owner: owner, key: key.stringValue)
-        }
-    }
-
     /// The reader `@AutoCoding`'s generated decoding uses (see ``AutoCodingReader``).
     public static func reader(_ decoder: any Decoder) throws -> AutoCodingReader { try AutoCodingReader(decoder) }
 
@@ -125,24 +100,6 @@ public enum AutoCodingSupport {
             case .array, .dictionary: break
             default: hasher.combine(key); hasher.combine(field)
             }
-        }
-    }
-}
-
-extension AutoCodingSupport {
-    /// Reads a struct property that has no default value: the first of `keys` must be present.
-    public static func decodeRequired<T: Decodable>(_ type: T.Type, from container: KeyedDecodingContainer<AutoCodingKey>,
-                                                    keys: [String], in owner: Any.Type) throws -> T
-    {
-        guard let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else {
-            throw DecodingError.keyNotFound(
-                AutoCodingKey(keys[0]),
-                .init(codingPath: container.codingPath, debugDescription: "\(owner).\(keys[0]) is missing"))
-        }
-        do {
-            return try container.decode(T.self, forKey: key)
-        } catch let error as DecodingError {
-            throw describe(error, owner: owner, key: key.stringValue)
         }
     }
 }
