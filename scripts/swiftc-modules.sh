@@ -54,7 +54,8 @@ macro_plugin() {
     local plugin
     plugin=$(find "$root/.build" -maxdepth 3 -name 'AutoCodingMacros-tool' -type f -perm -u+x 2>/dev/null | head -1)
     if [[ -z $plugin ]]; then
-        swift build --scratch-path "$root/.build" --target AutoCodingMacros >&2
+        # Building AutoCoding links the plugin executable; building the macro target alone does not.
+        swift build --scratch-path "$root/.build" --target AutoCoding >&2
         plugin=$(find "$root/.build" -maxdepth 3 -name 'AutoCodingMacros-tool' -type f -perm -u+x | head -1)
     fi
     echo "$plugin"
