@@ -156,7 +156,10 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
     private static func encodeBody(_ properties: [StoredProperty]) -> String {
         guard !properties.isEmpty else { return "_ = encoder.container(keyedBy: AutoCodingKey.self)" }
         return (["var container = encoder.container(keyedBy: AutoCodingKey.self)"]
-            + properties.map { "try AutoCodingSupport.encode(self.\($0.name), to: &container, key: \"\($0.keys[0])\")" })
+            + properties.map { property in
+                let forms = property.forms.map { ", as: [\($0)], in: encoder" } ?? ""
+                return "try AutoCodingSupport.encode(self.\(property.name), to: &container, key: \"\(property.keys[0])\"\(forms))"
+            })
             .joined(separator: "\n")
     }
 

@@ -6,6 +6,8 @@ struct StoredProperty {
     var name: String
     /// The archive key and the fallback keys read when it is missing.
     var keys: [String]
+    /// The arguments of `@ArchiveAs(...)` as written (`.nullWhenNil, .referenced`), passed on to the encoding.
+    var forms: String?
     var type: TypeSyntax?
     var hasDefault: Bool
     var isLet: Bool
@@ -26,6 +28,7 @@ struct StoredProperty {
             }
             if variable.attribute(named: "Uncodable") != nil { continue }
             let keyArguments = variable.attribute(named: "ArchiveKey").map(Self.stringArguments) ?? []
+            let forms = variable.attribute(named: "ArchiveAs").flatMap(Self.argumentText)
             for binding in variable.bindings {
                 guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
                 if let accessors = binding.accessorBlock {
@@ -43,6 +46,7 @@ struct StoredProperty {
                     StoredProperty(
                         name: name,
                         keys: keyArguments.isEmpty ? [name] : keyArguments,
+                        forms: forms,
                         type: type,
                         hasDefault: binding.initializer != nil,
                         isLet: variable.bindingSpecifier.tokenKind == .keyword(.let),
@@ -59,6 +63,11 @@ struct StoredProperty {
         return arguments.compactMap { argument in
             argument.expression.as(StringLiteralExprSyntax.self)?.segments.trimmedDescription
         }
+    }
+
+    private static func argumentText(_ attribute: AttributeSyntax) -> String? {
+        guard case .argumentList(let arguments) = attribute.arguments, !arguments.isEmpty else { return nil }
+        return arguments.map { $0.expression.trimmedDescription }.joined(separator: ", ")
     }
 
     static func isOptional(_ type: TypeSyntax) -> Bool {

@@ -112,7 +112,7 @@ final class Account {
     var balance: Double = 0
     var owner: Person? = nil
     var history: [Double] = []
-    var referrer: Person? = nil
+    @ArchiveAs(.nullWhenNil) var referrer: Person? = nil
 }
 
 extension Account: ArchiveCodable {
@@ -140,7 +140,7 @@ extension List: ArchiveCodable {
 @AutoCoding
 final class Link {
     var value: Int = 0
-    var next: Link? = nil
+    @ArchiveAs(.nullWhenNil) var next: Link? = nil
 }
 
 extension Link: ArchiveCodable {
@@ -168,23 +168,53 @@ enum GeneratedModels {
         for (type, name) in classes { registry.register(type, forClassName: name) }
     }
 
-    /// Decodes an archive whose root is one of the models (or an NSArray of one) into the typed models
-    /// and archives them again; nil when the root is of no generated class.
-    static func reencode(_ data: Data) throws -> Data? {
-        guard case .object(let root)? = try ArchiveGraph(bytes: [UInt8](data)).root else { return nil }
-        var name = root.className
-        let isArray = name == "NSArray" || name == "NSMutableArray"
-        if isArray {
-            guard case .array(let elements)? = root["NS.objects"], case .object(let first)? = elements.first
-            else { return nil }
-            name = first.className
+    /// Why ``reencode(_:)`` cannot type an archive.
+    struct NotTyped: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Decodes an archive whose `$top` entries are models (or NSArrays of one) into the typed models
+    /// and archives them again under the same keys, the same array class included; other entries
+    /// (scalars, Foundation collections) are copied as archived. Throws ``NotTyped`` when no entry is a model.
+    static func reencode(_ data: Data) throws -> Data {
+        let graph = try ArchiveGraph(bytes: [UInt8](data))
+        let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+        let archiver = KeyedArchiver()
+        var typed = 0
+        for (key, value) in graph.roots {
+            guard case .object(let object) = value else {
+                try archiver.encode(value, forKey: key)
+                continue
+            }
+            var name = object.className
+            let isArray = name == "NSArray" || name == "NSMutableArray"
+            if isArray, case .array(let elements)? = object["NS.objects"], case .object(let first)? = elements.first {
+                name = first.className
+            }
+            guard let type = classes.first(where: { $0.name == name })?.type else {
+                // A Foundation value beside the models (a nib's or scene's other entries): copied.
+                try archiver.encode(value, forKey: key)
+                continue
+            }
+            func again<T: Codable>(_: T.Type) throws {
+                guard isArray else {
+                    guard let model = try unarchiver.decodeObject(of: T.self, forKey: key) else {
+                        throw NotTyped(description: "$top.\(key) decodes as nil")
+                    }
+                    return try archiver.encodeEncodable(model, forKey: key)
+                }
+                guard let models = try unarchiver.decodeObject(of: [T].self, forKey: key) else {
+                    throw NotTyped(description: "$top.\(key) decodes as nil")
+                }
+                try archiver.encodeEncodable(models, forKey: key, as: [.archiveClass(object.archiveClass)])
+            }
+            try again(type)
+            typed += 1
         }
-        guard let type = classes.first(where: { $0.name == name })?.type else { return nil }
-        func again<T: Codable>(_: T.Type) throws -> Data {
-            isArray
-                ? try KeyedArchiver.archivedData(withRootObject: KeyedUnarchiver.unarchivedObject(ofType: [T].self, from: data))
-                : try KeyedArchiver.archivedData(withRootObject: KeyedUnarchiver.unarchivedObject(ofType: T.self, from: data))
+        guard typed > 0 else {
+            let entries = graph.roots.map { key, value in "\(key): \(value.object?.className ?? "a scalar")" }
+            throw NotTyped(description: "$top holds only Foundation values (\(entries.joined(separator: ", "))), which map to Swift types")
         }
-        return try again(type)
+        return try archiver.encodedData()
     }
 }

@@ -9,9 +9,54 @@ let rootMacros: [String: MacroSpec] = [
     "AutoCoding": MacroSpec(type: AutoCodingMacro.self, conformances: ["AutoCodingObject", "AutoCodingValue", "Hashable"]),
     "Uncodable": MacroSpec(type: MarkerMacro.self),
     "ArchiveKey": MacroSpec(type: MarkerMacro.self),
+    "ArchiveAs": MacroSpec(type: MarkerMacro.self),
 ]
 @Suite(.macros(rootMacros, record: .missing))
 struct AutoCodingMacroTests {
+    /// `@ArchiveAs` passes its forms, as written, to the encoding of its property only.
+    @Test func passesArchiveFormsToTheEncoding() {
+        assertMacro {
+            """
+            @AutoCoding
+            struct Tile {
+                @ArchiveAs(.referenced) var count: Int = 0
+                @ArchiveAs(.nullWhenNil, .archiveClass("NSMutableArray", "NSArray", "NSObject")) var tags: [String]?
+                var name = ""
+            }
+            """
+        } expansion: {
+            #"""
+            struct Tile {
+                var count: Int = 0
+                var tags: [String]?
+                var name = ""
+            }
+
+            extension Tile: AutoCodingValue {
+                /// The properties `@AutoCoding` archives.
+                static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("count", AutoCodingSupport.type(of: \Tile.count)), ("tags", AutoCodingSupport.type(of: \Tile.tags)), ("name", AutoCodingSupport.type(of: \Tile.name))]
+                }
+                /// Decodes the archived properties; missing keys keep their default values.
+                init(from decoder: any Decoder) throws {
+                    let container = try AutoCodingSupport.reader(decoder)
+                    try AutoCodingSupport.decode(&self.count, from: container, keys: ["count"], in: Tile.self)
+                    self.tags = nil
+                    try AutoCodingSupport.decode(&self.tags, from: container, keys: ["tags"], in: Tile.self)
+                    try AutoCodingSupport.decode(&self.name, from: container, keys: ["name"], in: Tile.self)
+                }
+                /// Encodes the archived properties.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.count, to: &container, key: "count", as: [.referenced], in: encoder)
+                    try AutoCodingSupport.encode(self.tags, to: &container, key: "tags", as: [.nullWhenNil, .archiveClass("NSMutableArray", "NSArray", "NSObject")], in: encoder)
+                    try AutoCodingSupport.encode(self.name, to: &container, key: "name")
+                }
+            }
+            """#
+        }
+    }
+
     @Test func expandsARootClass() {
         assertMacro {
             """

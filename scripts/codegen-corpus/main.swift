@@ -7,7 +7,8 @@ import Foundation
 
 /// The first place where two graphs differ, walking objects pairwise from the roots (a worklist: cycles).
 func firstDifference(_ a: ArchiveGraph, _ b: ArchiveGraph) -> String? {
-    var paired = Set<ObjectIdentifier>()
+    var forward: [ObjectIdentifier: ObjectIdentifier] = [:]
+    var backward: [ObjectIdentifier: ObjectIdentifier] = [:]
     var work: [(ArchivedValue, ArchivedValue, String)] = a.roots.keys.compactMap { key in
         b.roots[key].map { (a.roots[key]!, $0, key) }
     }
@@ -15,7 +16,14 @@ func firstDifference(_ a: ArchiveGraph, _ b: ArchiveGraph) -> String? {
         switch (x, y) {
         case (.null, .null): continue
         case (.object(let p), .object(let q)):
-            guard paired.insert(ObjectIdentifier(p)).inserted else { continue }
+            // One object on one side must be one object on the other (sharing, cycles).
+            if let partner = forward[ObjectIdentifier(p)] {
+                guard partner == ObjectIdentifier(q) else { return "\(at): two objects in the original became one" }
+                continue
+            }
+            guard backward[ObjectIdentifier(q)] == nil else { return "\(at): an object shared in the original became two" }
+            forward[ObjectIdentifier(p)] = ObjectIdentifier(q)
+            backward[ObjectIdentifier(q)] = ObjectIdentifier(p)
             guard p.archiveClass == q.archiveClass else {
                 return "\(at): class \(q.archiveClass.name)\(q.archiveClass.chain) became \(p.archiveClass.name)\(p.archiveClass.chain)"
             }
@@ -27,8 +35,15 @@ func firstDifference(_ a: ArchiveGraph, _ b: ArchiveGraph) -> String? {
             if let key = p.fields.keys.first(where: { q.fields[$0] == nil }) {
                 return "\(at) (\(q.className)): key \(key) is new"
             }
-            guard Array(p.fields.keys) == Array(q.fields.keys) else { return "\(at) (\(q.className)): key order differs" }
-            for (key, value) in q.fields { work.append((p.fields[key]!, value, "\(at).\(key)")) }
+            // Key order, and the entry order of a scalar-keyed dictionary, are not compared (see isEquivalent).
+            var fields = q.fields
+            if let left = scalarKeyed(p), let right = scalarKeyed(q) {
+                guard Set(left.keys) == Set(right.keys) else { return "\(at) (\(q.className)): dictionary keys differ" }
+                for (key, value) in right { work.append((left[key]!, value, "\(at)[\(key)]")) }
+                fields["NS.keys"] = nil
+                fields["NS.objects"] = nil
+            }
+            for (key, value) in fields { work.append((p.fields[key]!, value, "\(at).\(key)")) }
         case (.array(let p), .array(let q)):
             guard p.count == q.count else { return "\(at): \(q.count) elements became \(p.count)" }
             for (i, pair) in zip(p, q).enumerated() { work.append((pair.0, pair.1, "\(at)[\(i)]")) }
@@ -42,6 +57,15 @@ func firstDifference(_ a: ArchiveGraph, _ b: ArchiveGraph) -> String? {
         }
     }
     return nil
+}
+
+/// An NSDictionary's entries by scalar key, or nil for other objects.
+func scalarKeyed(_ object: ArchivedObject) -> [String: ArchivedValue]? {
+    guard object.className.hasSuffix("Dictionary"), case .array(let keys)? = object["NS.keys"],
+        case .array(let values)? = object["NS.objects"], keys.count == values.count,
+        keys.allSatisfy({ $0.scalar != nil })
+    else { return nil }
+    return Dictionary(zip(keys.map { "\($0)" }, values), uniquingKeysWith: { first, _ in first })
 }
 
 func shape(_ value: ArchivedValue) -> String {
@@ -62,14 +86,12 @@ for path in CommandLine.arguments.dropFirst() {
     do {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let original = try ArchiveGraph(bytes: [UInt8](data))
-        if let again = try GeneratedModels.reencode(data) {
-            let back = try ArchiveGraph(bytes: [UInt8](again))
-            verdict = back.isEquivalent(to: original)
-                ? "round-trips" : "differs: " + (firstDifference(back, original) ?? "object sharing differs")
-        } else {
-            let root = original.root.map(shape) ?? "no root"
-            verdict = "not typed: the root is \(root), not a generated class (or an NSArray of one)"
-        }
+        let again = try GeneratedModels.reencode(data)
+        let back = try ArchiveGraph(bytes: [UInt8](again))
+        verdict = back.isEquivalent(to: original)
+            ? "round-trips" : "differs: " + (firstDifference(back, original) ?? "object sharing differs")
+    } catch let error as GeneratedModels.NotTyped {
+        verdict = "not typed: \(error)"
     } catch {
         verdict = "fails: \(error)"
     }

@@ -76,6 +76,8 @@ final class EncodingContext {
             return .uid(try encodeList(listType, value, codingPathNode))
         case .dictionary(let dictionaryType):
             return .uid(try encodeDictionary(dictionaryType, value, codingPathNode))
+        case .graphValue:
+            return graph.encode(unsafeBitCast(value, to: ArchivedValue.self))  // T is ArchivedValue.
         case .object(let isClass):
             guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
             // `T` is a class: its value is one reference. `as AnyObject` would go through the runtime's
@@ -331,6 +333,8 @@ enum EncodeKind {
     case foundationObject
     case list(any _ArchiveListEncodable.Type)
     case dictionary(any _ArchiveDictionaryEncodable.Type)
+    /// An ``ArchivedValue``: written as the graph it is (objects, scalars in place or referenced).
+    case graphValue
     /// `encode(to:)`; class instances are archived once each.
     case object(isClass: Bool)
 }
@@ -354,6 +358,8 @@ struct EncodeKindCache {
         let kind: EncodeKind
         if Self.scalars.contains(where: { $0 == type }) {
             kind = .scalar
+        } else if type == ArchivedValue.self {
+            kind = .graphValue
         } else if Self.foundationObjects.contains(where: { $0 == type }) {
             kind = .foundationObject
         } else if let list = type as? any _ArchiveListEncodable.Type {

@@ -86,6 +86,12 @@ public final class KeyedArchiver {
         storage.fields[key] = try context.encodeReference(value, codingPathNode: .root)
     }
 
+    /// Archives an `Encodable` value in the given forms: `[.archiveClass("NSMutableArray", "NSArray", "NSObject")]`
+    /// for a root array that must stay mutable, `[.referenced]` for a number as its own entry (see ``ArchiveForm``).
+    public func encodeEncodable<T: Encodable>(_ value: T, forKey key: String, as forms: [ArchiveForm]) throws {
+        storage.fields[key] = try context.encode(value, as: forms, codingPathNode: .root)
+    }
+
     /// Writes a reference to `object` only if it is archived unconditionally elsewhere; `$null` otherwise.
     public func encodeConditionalObject(_ object: AnyObject?, forKey key: String) {
         storage.fields[key] = .uid(.null)

@@ -4,8 +4,10 @@ extension ArchiveGraph {
     /// Whether two graphs have the same shape: the same roots, classes, keys and values, and the same
     /// sharing (two references to one object on one side are two references to one object on the other).
     ///
-    /// Scalars compare by value; whether a scalar is stored in place or referenced must match. The walk uses
-    /// a worklist, so long chains and cycles are compared without recursion along references.
+    /// Scalars compare by value; whether a scalar is stored in place or referenced must match. What an
+    /// unarchiver cannot observe does not count: the order of an object's keys (it reads them by name), and
+    /// the order of an `NSDictionary`'s entries when its keys are scalars (it is read as a hash table). The
+    /// walk uses a worklist, so long chains and cycles are compared without recursion along references.
     public func isEquivalent(to other: ArchiveGraph) -> Bool {
         var matcher = GraphMatcher()
         guard roots.keys == other.roots.keys else { return false }
@@ -63,9 +65,45 @@ struct GraphMatcher {
     /// Compares the fields of every paired object until none is left.
     mutating func drain() -> Bool {
         while let (x, y) = pending.popLast() {
-            guard x.archiveClass == y.archiveClass, x.fields.keys == y.fields.keys else { return false }
-            for (key, value) in x.fields where !match(value, y.fields[key]!) { return false }
+            guard x.archiveClass == y.archiveClass, x.fields.count == y.fields.count else { return false }
+            var skipped: Set<String> = []
+            if FoundationClass.dictionaryNames.contains(x.className),
+                let left = Self.scalarKeyedEntries(x), let right = Self.scalarKeyedEntries(y)
+            {
+                guard left.count == right.count else { return false }
+                for (key, value) in left {
+                    guard let other = right[key], match(value, other) else { return false }
+                }
+                skipped = [FoundationKey.keys, FoundationKey.objects]
+            }
+            for (key, value) in x.fields where !skipped.contains(key) {
+                guard let other = y.fields[key], match(value, other) else { return false }
+            }
         }
         return true
+    }
+
+    /// A dictionary object's entries keyed by scalar (and by whether the key is stored in place), or nil when
+    /// some key is an object or repeats: then the entries compare in order.
+    private static func scalarKeyedEntries(_ object: ArchivedObject) -> [ScalarKey: ArchivedValue]? {
+        guard case .array(let keys)? = object[FoundationKey.keys], case .array(let values)? = object[FoundationKey.objects],
+            keys.count == values.count
+        else { return nil }
+        var entries: [ScalarKey: ArchivedValue] = [:]
+        for (key, value) in zip(keys, values) {
+            let scalarKey: ScalarKey
+            switch key {
+            case .inline(let scalar): scalarKey = ScalarKey(scalar: scalar, isInline: true)
+            case .reference(let scalar): scalarKey = ScalarKey(scalar: scalar, isInline: false)
+            default: return nil
+            }
+            guard entries.updateValue(value, forKey: scalarKey) == nil else { return nil }
+        }
+        return entries
+    }
+
+    private struct ScalarKey: Hashable {
+        var scalar: ArchiveValue
+        var isInline: Bool
     }
 }

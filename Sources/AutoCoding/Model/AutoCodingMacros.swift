@@ -32,3 +32,8 @@ public macro Uncodable() = #externalMacro(module: "AutoCodingMacros", type: "Mar
 /// missing (for archives written before a rename, or with Objective-C ivar names such as `_name`).
 @attached(peer)
 public macro ArchiveKey(_ key: String, _ fallbacks: String...) = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")
+
+/// Archives a property in the given forms (``ArchiveForm``): `nil` as `$null`, a number referenced instead of
+/// in place, an array as an `NSMutableArray` … so that a model reproduces the archives it was made from.
+@attached(peer)
+public macro ArchiveAs(_ forms: ArchiveForm...) = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")

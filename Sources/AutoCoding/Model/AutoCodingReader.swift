@@ -38,7 +38,8 @@ public struct AutoCodingReader {
         }
     }
 
-    /// Reads an optional property: absent keys leave it unchanged, `$null` and `NSNull` read as nil.
+    /// Reads an optional property: absent keys leave it unchanged, `$null` and `NSNull` read as nil (except
+    /// into an `ArchivedValue?`, which reads them as the archived value).
     func read<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type) throws {
         guard let archive else {
             guard let container, let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
@@ -51,7 +52,8 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
             let node = context.resolve(object)
-            if node.isNull || context.className(of: node) == "NSNull" {
+            // An optional ArchivedValue keeps `$null` as `.null`: nil is for an absent key, so both re-encode as read.
+            if T.self != ArchivedValue.self, node.isNull || context.className(of: node) == "NSNull" {
                 property = nil
                 return
             }

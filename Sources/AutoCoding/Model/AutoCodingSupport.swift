@@ -35,6 +35,30 @@ public enum AutoCodingSupport {
         try container.encodeIfPresent(value, forKey: AutoCodingKey(key))
     }
 
+    /// Writes a property with the forms of its ``ArchiveAs(_:)`` attribute. Other encoders than this
+    /// package's get the plain value.
+    public static func encode<T: Encodable>(_ value: T, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String,
+                                            as forms: [ArchiveForm], in encoder: any Encoder) throws
+    {
+        guard let archive = encoder as? _ArchiveEncoder, case .keyed(let storage) = archive.storage else {
+            return try container.encode(value, forKey: AutoCodingKey(key))
+        }
+        let path = archive.codingPathNode.appending(ArchiveCodingKey(key))
+        storage.fields[key] = try archive.context.encode(value, as: forms, codingPathNode: path)
+    }
+
+    /// Writes an optional property with the forms of its ``ArchiveAs(_:)`` attribute: `nil` writes `$null`
+    /// with ``ArchiveForm/nullWhenNil`` and nothing otherwise.
+    public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String,
+                                            as forms: [ArchiveForm], in encoder: any Encoder) throws
+    {
+        guard let value else {
+            if forms.contains(.nullWhenNil) { try container.encodeNil(forKey: AutoCodingKey(key)) }
+            return
+        }
+        try encode(value, to: &container, key: key, as: forms, in: encoder)
+    }
+
     /// The reader `@AutoCoding`'s generated decoding uses (see ``AutoCodingReader``).
     public static func reader(_ decoder: any Decoder) throws -> AutoCodingReader { try AutoCodingReader(decoder) }
 

@@ -10,9 +10,11 @@ struct Codegen: ParsableCommand {
             One @AutoCoding class per archived class seen across all the files (Foundation classes map to \
             String, Date, Data, URL, UUID, arrays and dictionaries). Property types come from every \
             instance's fields; a field missing from some instance or sometimes $null is optional; keys that \
-            are not Swift identifiers get @ArchiveKey; each class keeps its archived name and chain through \
-            ArchiveCodable, and GeneratedModels.register() registers the names. A field with no single type \
-            is left out of coding with a comment, and the class is listed on standard error.
+            are not Swift identifiers get @ArchiveKey; fields stored other than as their Swift type stores by \
+            default (a referenced number, nil as $null, an NSMutableArray) get @ArchiveAs; each class keeps \
+            its archived name and chain through ArchiveCodable, and GeneratedModels.register() registers the \
+            names. A field with no single type keeps the archived graph value (ArchivedValue), and the class \
+            is listed on standard error.
 
             Exit status: 0 on success, 1 when a file cannot be read as a keyed archive.
             """
@@ -43,13 +45,12 @@ struct Codegen: ParsableCommand {
         }
     }
 
-    /// The Swift source for the classes of `graphs` (named by file name in the header), and one note per
-    /// class that is not fully typed.
+    /// The Swift source for the classes of `graphs` (named by file name in the header), and the notes on what
+    /// the models do not type or reproduce (``ModelSource/notes()``).
     static func generate(_ graphs: [(name: String, graph: ArchiveGraph)]) -> (text: String, notes: [String]) {
         var inference = ModelInference()
         for (name, graph) in graphs { inference.observe(graph, archive: name) }
         let source = ModelSource(inference: inference)
-        let notes = source.untypedReasons().sorted(by: { $0.key < $1.key }).map { "\($0.key) is not fully typed: \($0.value)" }
-        return (source.render(sources: graphs.map(\.name)), notes)
+        return (source.render(sources: graphs.map(\.name)), source.notes())
     }
 }

@@ -58,8 +58,35 @@ struct ClassObservation {
     var present: [String: Int] = [:]
     /// Field key → whether `$null` was seen.
     var sawNull: Set<String> = []
+    /// Field key → how its values were stored (in place, referenced, or as an instance of which class), for
+    /// the ``ArchiveForm``s that make a re-encode store them the same way.
+    var shapes: [String: Set<FieldShape>] = [:]
     /// Key → keys that directly followed it in some instance, for ``orderedKeys``.
     var successors: [String: Set<String>] = [:]
+
+    /// Why field `key` keeps the archived value (``ArchivedValue``) rather than a Swift type, or nil when
+    /// a Swift type with ``ArchiveForm``s reproduces every instance: no single type fits, only `$null` was
+    /// seen, or the instances store it in several forms (in place and referenced, NSData and NSMutableData).
+    func archivedValueReason(_ key: String) -> String? {
+        let type = fields[key] ?? .none
+        guard type.isTyped, type != .none else { return "holds \(type.kinds.sorted().joined(separator: " and "))" }
+        let forms = (shapes[key] ?? []).filter { $0 != .other }
+        switch type {
+        case .string, .data, .int, .double, .bool, .array, .dictionary:
+            guard forms.count > 1 else { return nil }
+            let names = forms.map { shape -> String in
+                switch shape {
+                case .inline: "in place"
+                case .referenced: "referenced"
+                case .instance(let archiveClass, _): archiveClass.name
+                case .other: "other"
+                }
+            }
+            return "is stored in several forms (\(names.sorted().joined(separator: ", ")))"
+        default:
+            return nil
+        }
+    }
 
     /// The field keys in an order consistent with every instance's key order (keys never seen together keep
     /// their first-seen order), since re-encoding writes keys in property order. First-seen order when the
@@ -81,11 +108,28 @@ struct ClassObservation {
     }
 }
 
+/// How one field value was stored.
+enum FieldShape: Hashable {
+    case inline, referenced
+    /// An instance; for NSMutableString and NSMutableData also the key holding the value (`NS.data`, `NS.bytes`).
+    case instance(ArchiveClass, valueKey: String?)
+    case other
+
+    init(_ value: ArchivedValue) {
+        switch value {
+        case .inline: self = .inline
+        case .reference: self = .referenced
+        case .object(let object):
+            let holdsValue = object.className == "NSMutableString" || object.className == "NSMutableData"
+            self = .instance(object.archiveClass, valueKey: holdsValue ? object.fields.keys.first : nil)
+        default: self = .other
+        }
+    }
+}
+
 /// Walks decoded graphs and infers one model per archived class. Foundation classes map to Swift types.
 struct ModelInference {
     private(set) var classes: OrderedDictionary<String, ClassObservation> = [:]
-    /// Per archive: the root's type.
-    private(set) var roots: [(archive: String, type: InferredType)] = []
 
     /// Archived classes that map to Swift types instead of generated models.
     static let foundationClasses: Set<String> = [
@@ -103,8 +147,8 @@ struct ModelInference {
                 if seen.insert(ObjectIdentifier(object)).inserted { work.append(object) }
             })
         }
-        let rootType = graph.root.flatMap { type(of: $0) } ?? .none
-        roots.append((archive, rootType))
+        // Every `$top` entry, not only the root: a nib's objects hang from `IB.objectdata`.
+        for value in graph.roots.values { _ = type(of: value) }
         while let object = work.popLast() {
             let name = object.className
             var observation = classes[name] ?? ClassObservation(archiveClass: object.archiveClass)
@@ -115,6 +159,7 @@ struct ModelInference {
                 if let previous { observation.successors[previous, default: []].insert(key) }
                 previous = key
                 observation.present[key, default: 0] += 1
+                if case .null = value {} else { observation.shapes[key, default: []].insert(FieldShape(value)) }
                 if observation.fields[key] == nil { observation.fields[key] = InferredType.none }
                 guard let t = type(of: value) else {
                     observation.sawNull.insert(key)
@@ -126,10 +171,24 @@ struct ModelInference {
         }
     }
 
+    /// Foundation classes a field's own value may have (``ArchiveForm/archiveClass(_:_:valueKey:)`` restores
+    /// them); inside a collection only NSArray and NSDictionary are what a Swift value re-encodes as.
+    static let formClasses: Set<String> = [
+        "NSMutableArray", "NSSet", "NSMutableSet", "NSMutableDictionary", "NSMutableString", "NSMutableData",
+    ]
+
     /// The type of one value (nil for `$null`); objects of generated classes are handed to `enqueue`.
-    private func infer(_ value: ArchivedValue, enqueue: (ArchivedObject) -> Void) -> InferredType? {
+    /// `nested` is true inside a collection, where a mutable or set class has no Swift form and makes the
+    /// type ``InferredType/mixed(_:)``, so that the field keeps the archived value.
+    private func infer(_ value: ArchivedValue, nested: Bool = false, enqueue: (ArchivedObject) -> Void) -> InferredType? {
         func elements(_ values: [ArchivedValue]) -> InferredType {
-            values.reduce(InferredType.none) { $0.unified(with: infer($1, enqueue: enqueue) ?? .mixed(["null"])) }
+            values.reduce(InferredType.none) {
+                $0.unified(with: infer($1, nested: true, enqueue: enqueue) ?? .mixed(["null"]))
+            }
+        }
+        if nested, let name = value.object?.className, Self.formClasses.contains(name) {
+            _ = infer(value, enqueue: enqueue)  // Its elements' classes are still generated.
+            return .mixed(["\(name) in a collection"])
         }
         switch value {
         case .null: return nil
@@ -143,7 +202,7 @@ struct ModelInference {
             case "NSData", "NSMutableData": return .data
             case "NSURL": return .url
             case "NSUUID": return .uuid
-            case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
+            case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
                 guard case .array(let values)? = object["NS.objects"] else { return .mixed([object.className]) }
                 return .array(elements(values))
             case "NSDictionary", "NSMutableDictionary":

@@ -26,16 +26,26 @@ struct ModelSource {
         typeNames = names
     }
 
-    /// Archives whose every class is fully typed, and the reason for the others.
-    func untypedReasons() -> [String: String] {
-        var reasons: [String: String] = [:]
-        for (name, observation) in inference.classes {
-            for (key, type) in observation.fields where !type.isTyped || type == .none {
-                reasons[name] = "\(name).\(key) holds \(type.kinds.sorted().joined(separator: " and "))"
-                break
+    /// What the models cannot type or reproduce, one line per class: a field that keeps the archived value
+    /// (no single type fits), and a typed optional that is `$null` in some instances and missing in others
+    /// (a Swift optional has one nil, re-encoded as a missing key).
+    func notes() -> [String] {
+        var notes: [String] = []
+        for (name, observation) in inference.classes.sorted(by: { $0.key < $1.key }) {
+            let kept = observation.fields.keys.compactMap { key in observation.archivedValueReason(key).map { (key, $0) } }
+            if let (key, reason) = kept.first {
+                let more = kept.count > 1 ? " (and \(kept.count - 1) more field\(kept.count > 2 ? "s" : ""))" : ""
+                notes.append("\(name) keeps an ArchivedValue: \(name).\(key) \(reason)\(more)")
+            }
+            let ambiguous = observation.fields.keys.filter {
+                observation.archivedValueReason($0) == nil && observation.sawNull.contains($0)
+                    && (observation.present[$0] ?? 0) < observation.instances
+            }
+            if let key = ambiguous.first {
+                notes.append("\(name).\(key) is $null in some instances and missing in others: nil re-encodes as missing")
             }
         }
-        return reasons
+        return notes
     }
 
     func render(sources: [String]) -> String {
@@ -68,24 +78,54 @@ struct ModelSource {
                     for (type, name) in classes { registry.register(type, forClassName: name) }
                 }
 
-                /// Decodes an archive whose root is one of the models (or an NSArray of one) into the typed models
-                /// and archives them again; nil when the root is of no generated class.
-                static func reencode(_ data: Data) throws -> Data? {
-                    guard case .object(let root)? = try ArchiveGraph(bytes: [UInt8](data)).root else { return nil }
-                    var name = root.className
-                    let isArray = name == "NSArray" || name == "NSMutableArray"
-                    if isArray {
-                        guard case .array(let elements)? = root["NS.objects"], case .object(let first)? = elements.first
-                        else { return nil }
-                        name = first.className
+                /// Why ``reencode(_:)`` cannot type an archive.
+                struct NotTyped: Error, CustomStringConvertible {
+                    var description: String
+                }
+
+                /// Decodes an archive whose `$top` entries are models (or NSArrays of one) into the typed models
+                /// and archives them again under the same keys, the same array class included; other entries
+                /// (scalars, Foundation collections) are copied as archived. Throws ``NotTyped`` when no entry is a model.
+                static func reencode(_ data: Data) throws -> Data {
+                    let graph = try ArchiveGraph(bytes: [UInt8](data))
+                    let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+                    let archiver = KeyedArchiver()
+                    var typed = 0
+                    for (key, value) in graph.roots {
+                        guard case .object(let object) = value else {
+                            try archiver.encode(value, forKey: key)
+                            continue
+                        }
+                        var name = object.className
+                        let isArray = name == "NSArray" || name == "NSMutableArray"
+                        if isArray, case .array(let elements)? = object["NS.objects"], case .object(let first)? = elements.first {
+                            name = first.className
+                        }
+                        guard let type = classes.first(where: { $0.name == name })?.type else {
+                            // A Foundation value beside the models (a nib's or scene's other entries): copied.
+                            try archiver.encode(value, forKey: key)
+                            continue
+                        }
+                        func again<T: Codable>(_: T.Type) throws {
+                            guard isArray else {
+                                guard let model = try unarchiver.decodeObject(of: T.self, forKey: key) else {
+                                    throw NotTyped(description: "$top.\\(key) decodes as nil")
+                                }
+                                return try archiver.encodeEncodable(model, forKey: key)
+                            }
+                            guard let models = try unarchiver.decodeObject(of: [T].self, forKey: key) else {
+                                throw NotTyped(description: "$top.\\(key) decodes as nil")
+                            }
+                            try archiver.encodeEncodable(models, forKey: key, as: [.archiveClass(object.archiveClass)])
+                        }
+                        try again(type)
+                        typed += 1
                     }
-                    guard let type = classes.first(where: { $0.name == name })?.type else { return nil }
-                    func again<T: Codable>(_: T.Type) throws -> Data {
-                        isArray
-                            ? try KeyedArchiver.archivedData(withRootObject: KeyedUnarchiver.unarchivedObject(ofType: [T].self, from: data))
-                            : try KeyedArchiver.archivedData(withRootObject: KeyedUnarchiver.unarchivedObject(ofType: T.self, from: data))
+                    guard typed > 0 else {
+                        let entries = graph.roots.map { key, value in "\\(key): \\(value.object?.className ?? "a scalar")" }
+                        throw NotTyped(description: "$top holds only Foundation values (\\(entries.joined(separator: ", "))), which map to Swift types")
                     }
-                    return try again(type)
+                    return try archiver.encodedData()
                 }
             }
 
@@ -108,22 +148,49 @@ struct ModelSource {
             var property = Self.identifier(key, capitalized: false)
             while usedProperties.contains(property) { property += "_" }
             usedProperties.insert(property)
-            let attribute = property == key ? "" : "@ArchiveKey(\(Self.literal(key))) "
-            // A field seen only as `$null` has no type to infer; one seen with several has no single type.
-            guard inferred.isTyped, inferred != .none else {
-                out += "    // No single type fits `\(key)` (\(inferred.kinds.sorted().joined(separator: ", "))): kept out of coding.\n"
-                out += "    @Uncodable var \(property): Any? = nil\n"
+            var attributes = property == key ? "" : "@ArchiveKey(\(Self.literal(key))) "
+            let sometimesMissing = (observation.present[key] ?? 0) < observation.instances
+            // A field seen only as `$null`, with several types or stored in several forms keeps the archived value,
+            // `$null` included.
+            if let reason = observation.archivedValueReason(key) {
+                out += "    // `\(key)` \(reason): the archived value is kept.\n"
+                out += "    \(attributes)var \(property): ArchivedValue\(sometimesMissing ? "? = nil" : " = .null")\n"
                 continue
             }
-            let optional =
-                (observation.present[key] ?? 0) < observation.instances || observation.sawNull.contains(key)
-            out += "    \(attribute)var \(property)\(declaration(inferred, optional: optional))\n"
+            let optional = sometimesMissing || observation.sawNull.contains(key)
+            let forms = Self.forms(inferred, shapes: observation.shapes[key] ?? [],
+                                   nullWhenNil: observation.sawNull.contains(key) && !sometimesMissing)
+            if !forms.isEmpty { attributes += "@ArchiveAs(\(forms.joined(separator: ", "))) " }
+            out += "    \(attributes)var \(property)\(declaration(inferred, optional: optional))\n"
         }
         out += "}\n\nextension \(type): ArchiveCodable {\n"
         out += "    static var archiveClassName: String { \(Self.literal(name)) }\n"
         let chain = observation.archiveClass.chain.isEmpty ? [name] : observation.archiveClass.chain
         out += "    static var archiveClassChain: [String] { [\(chain.map(Self.literal).joined(separator: ", "))] }\n}\n"
         return out
+    }
+
+    /// The ``ArchiveForm``s (as source) that store a field as every instance stored it, where that is not what
+    /// the Swift type archives as by default. Fields stored in several ways keep the default.
+    static func forms(_ type: InferredType, shapes: Set<FieldShape>, nullWhenNil: Bool) -> [String] {
+        var forms = nullWhenNil ? [".nullWhenNil"] : []
+        guard shapes.count == 1, let shape = shapes.first else { return forms }
+        switch (shape, type) {
+        case (.inline, .string), (.inline, .data): forms.append(".inline")
+        case (.referenced, .int), (.referenced, .double), (.referenced, .bool): forms.append(".referenced")
+        case (.instance(let archiveClass, let valueKey), .array), (.instance(let archiveClass, let valueKey), .dictionary),
+             (.instance(let archiveClass, let valueKey), .string), (.instance(let archiveClass, let valueKey), .data):
+            guard ModelInference.formClasses.contains(archiveClass.name) else { break }
+            let chain = archiveClass.chain.first == archiveClass.name ? Array(archiveClass.chain.dropFirst()) : []
+            var arguments = ([archiveClass.name] + chain).map(literal)
+            let standard = type == .string ? "NS.string" : "NS.data"
+            if let valueKey, type == .string || type == .data, valueKey != standard {
+                arguments.append("valueKey: \(literal(valueKey))")
+            }
+            forms.append(".archiveClass(\(arguments.joined(separator: ", ")))")
+        default: break
+        }
+        return forms
     }
 
     /// `: Type = default` for a property.

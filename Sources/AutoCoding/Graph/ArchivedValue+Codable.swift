@@ -1,0 +1,50 @@
+import AutoCodingFast
+
+/// A graph value as a property of a Codable or `@AutoCoding` model: the field is kept exactly as archived
+/// (its objects, classes, keys, sharing and cycles), for fields no single Swift type fits (a dictionary of
+/// mixed values, a field holding several classes). ``KeyedArchiveDecoder`` and ``KeyedArchiveEncoder`` (and the
+/// archivers built on them) read and write it; other coders throw, since a graph may be cyclic.
+///
+/// Objects reached through such a field are ``ArchivedObject``s, separate from any typed model decoded
+/// from the same archive entry elsewhere: sharing between the two is not kept.
+extension ArchivedValue: Codable {
+    /// Reads the value where the archive decoder stands; `$null` is ``null``.
+    public init(from decoder: any Decoder) throws {
+        guard let archive = decoder as? _ArchiveDecoder else {
+            throw DecodingError.typeMismatch(ArchivedValue.self, .init(
+                codingPath: decoder.codingPath,
+                debugDescription: "ArchivedValue is read only from keyed archives (KeyedArchiveDecoder, KeyedUnarchiver)"))
+        }
+        self = try archive.context.graphValue(archive.node, path: archive.codingPathNode)
+    }
+
+    /// Writes the value; only the archive encoder can (see ``EncodeKind/graphValue``).
+    public func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(self, .init(
+            codingPath: encoder.codingPath,
+            debugDescription: "ArchivedValue is written only into keyed archives (KeyedArchiveEncoder, KeyedArchiver)"))
+    }
+}
+
+extension DecodingContext {
+    /// The graph value at `node`: an instance and everything it reaches (from the whole-archive graph, so one
+    /// object is one ``ArchivedObject`` however often it is reached), a referenced scalar, or a value in place.
+    func graphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
+        if node.isNull { return .null }
+        guard let resolver else {
+            throw DecodingError.archiveCorrupted("the archive cannot be read as a graph", at: path)
+        }
+        if let uid = node.uid { return resolver.resolve(ArchiveUID(uid)) }
+        let value: ArchiveValue
+        do {
+            value = try view.materialize(node.object, in: raw)
+        } catch {
+            throw DecodingError.archiveCorrupted("\(error)", at: path)
+        }
+        // In place: a scalar stays in place; arrays and dictionaries resolve their UIDs.
+        switch value {
+        case .array, .dictionary: return resolver.resolve(value)
+        default: return .inline(value)
+        }
+    }
+}
