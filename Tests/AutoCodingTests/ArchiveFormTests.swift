@@ -24,6 +24,25 @@ final class LooseNote {
     var maybe: ArchivedValue? = nil
 }
 
+@AutoCoding
+final class FormPin {
+    var x: Int = 0
+}
+
+/// The typed field decodes first.
+@AutoCoding
+final class TypedFirstHolder {
+    var owner: FormPin? = nil
+    var loose: ArchivedValue = .null
+}
+
+/// The graph-value field decodes first.
+@AutoCoding
+final class LooseFirstHolder {
+    var loose: ArchivedValue = .null
+    var owner: FormPin? = nil
+}
+
 @Suite("archive forms and graph-value fields")
 struct ArchiveFormTests {
     private func fields(of data: Data) throws -> (KeyedArchive, OrderedDictionary<String, ArchiveValue>) {
@@ -109,6 +128,31 @@ struct ArchiveFormTests {
         let missing = try #require(try KeyedUnarchiver.unarchivedObject(ofType: LooseNote.self, from: Data(original.binaryPlist())))
         #expect(missing.maybe == nil)
         #expect(try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: missing))).isEquivalent(to: original))
+    }
+
+    /// One archived object reached through a typed property and through an ArchivedValue stays one object.
+    @Test(arguments: [false, true])
+    func anObjectReachedTypedAndAsAGraphValueStaysOne(looseFirst: Bool) throws {
+        func archivedClass(_ value: some Encodable) throws -> ArchiveClass {
+            try #require(try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: value))).root?.object?.archiveClass)
+        }
+        let pin = ArchivedObject(archiveClass: try archivedClass(FormPin()), fields: ["x": .inline(.integer(5))])
+        let holderClass = looseFirst ? try archivedClass(LooseFirstHolder()) : try archivedClass(TypedFirstHolder())
+        let fields: OrderedDictionary<String, ArchivedValue> =
+            looseFirst ? ["loose": .object(pin), "owner": .object(pin)] : ["owner": .object(pin), "loose": .object(pin)]
+        let original = ArchiveGraph(root: .object(ArchivedObject(archiveClass: holderClass, fields: fields)))
+        let data = Data(original.binaryPlist())
+        let again: Data
+        if looseFirst {
+            let holder = try #require(try KeyedUnarchiver.unarchivedObject(ofType: LooseFirstHolder.self, from: data))
+            #expect(holder.owner?.x == 5)
+            again = try KeyedArchiver.archivedData(withRootObject: holder)
+        } else {
+            let holder = try #require(try KeyedUnarchiver.unarchivedObject(ofType: TypedFirstHolder.self, from: data))
+            #expect(holder.owner?.x == 5)
+            again = try KeyedArchiver.archivedData(withRootObject: holder)
+        }
+        #expect(try ArchiveGraph(bytes: [UInt8](again)).isEquivalent(to: original))
     }
 
     @Test func graphValuesRefuseOtherCoders() {

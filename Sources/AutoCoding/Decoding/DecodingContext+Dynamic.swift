@@ -175,7 +175,7 @@ extension DecodingContext {
         let coder = KeyedUnarchiver(context: self, node: node, path: path)
         let object = try nested(path) { try T(coder: coder) }
         let result = try object.awakeAfter(using: coder)
-        if let uid = node.uid { instances[uid] = result as AnyObject }
+        if let uid = node.uid { remember(result as AnyObject, as: uid) }
         return result
     }
 }

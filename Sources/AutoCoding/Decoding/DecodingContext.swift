@@ -36,8 +36,24 @@ final class DecodingContext {
     var allowedClassNames: Set<String>?
     /// What ``decodeAny(_:path:)`` does with a class it cannot map to a Swift type.
     var unknownClassPolicy: KeyedUnarchiver.UnknownClassPolicy = .keepAsArchivedObject
-    /// The whole archive as a graph, built the first time an unknown class is kept.
-    lazy var resolver: GraphResolver? = (try? view.keyedArchive()).map(GraphResolver.init(archive:))
+    /// The whole archive as a graph, built the first time an unknown class is kept or a graph value decoded.
+    var resolver: GraphResolver? {
+        if let built = resolverStorage { return built }
+        let built = (try? view.keyedArchive()).map(GraphResolver.init(archive:))
+        resolverStorage = .some(built)
+        built?.link(instances)
+        return built
+    }
+    /// nil until ``resolver`` is first asked for; then the resolver, or `.some(nil)` when it could not be built.
+    private var resolverStorage: GraphResolver??
+
+    /// Registers the class instance decoded from `uid`. Once graph values exist, the graph object of the same
+    /// entry learns it too, so that re-encoding writes the two as one object.
+    @inline(__always)
+    func remember(_ object: AnyObject, as uid: UInt32) {
+        instances[uid] = object
+        if let built = resolverStorage { built?.link(object, as: uid) }
+    }
 
     init(decoder: KeyedArchiveDecoder, view: KeyedArchiveView) {
         self.view = view
@@ -231,7 +247,7 @@ final class DecodingContext {
             object = shell
             result = unsafeBitCast(shell, to: T.self)  // A is T: no runtime cast needed.
         }
-        if let uid = node.uid { instances[uid] = object }
+        if let uid = node.uid { remember(object, as: uid) }
         // A queued object's path names its UID: paths through a long chain would grow one link per object.
         fills.append(Fill(object: object, node: node, path: .object(node.uid ?? 0)))
         guard !isDraining else { return result }
@@ -254,13 +270,13 @@ final class DecodingContext {
             try fill.object.decodeProperties(from: decoder)
             try fill.object.autoCodingDidDecode(from: decoder)
             let replacement = fill.object.autoCodingReplacement()
-            if replacement !== fill.object, let uid = fill.node.uid { instances[uid] = replacement }
+            if replacement !== fill.object, let uid = fill.node.uid { remember(replacement, as: uid) }
         }
     }
 
     /// Decodes the object at `node` into an existing `@AutoCoding` instance (`setValues(fromArchive:)`).
     func fill(_ object: any AutoCodingObject, from node: Node) throws {
-        if let uid = node.uid { instances[uid] = object }
+        if let uid = node.uid { remember(object, as: uid) }
         fills.append(Fill(object: object, node: node, path: .root))
         try drainFills()
     }
@@ -337,7 +353,7 @@ final class DecodingContext {
             }
             result = cast
         }
-        if isClass, let uid = node.uid { instances[uid] = result as AnyObject }
+        if isClass, let uid = node.uid { remember(result as AnyObject, as: uid) }
         return result
     }
 }
@@ -383,6 +399,11 @@ struct InstanceTable {
     private let count: Int
 
     init(count: Int) { self.count = count }
+
+    /// Calls `body` with each registered instance and its UID.
+    func forEach(_ body: (UInt32, AnyObject) -> Void) {
+        for (uid, slot) in slots.enumerated() { if let slot { body(UInt32(uid), slot) } }
+    }
 
     subscript(uid: UInt32) -> AnyObject? {
         get { Int(uid) < slots.count ? slots[Int(uid)] : nil }

@@ -18,7 +18,7 @@ final class EncodingContext {
     @exclusivity(unchecked) private var classUIDs: [ObjectIdentifier: ArchiveUID] = [:]
     private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
     private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
-    private lazy var graph = GraphEncoder(builder: builder)
+    private lazy var graph = GraphEncoder(builder: builder) { [unowned self] in self.enqueue(counterpart: $0) }
     /// Archives values that are neither `ArchiveCoding` nor `Encodable` through `Mirror`.
     private lazy var reflector = ArchiveReflector(registry: registry, depthLimit: 512)
 
@@ -160,6 +160,16 @@ final class EncodingContext {
         if substitute !== object { builder.remember(substitute, as: uid) }
         codingQueue.append((substitute, uid))
         return .uid(uid)
+    }
+
+    /// The UID of a class instance that a graph object stands for, queued for encoding if not yet archived.
+    private func enqueue(counterpart object: AnyObject) -> ArchiveUID? {
+        if let uid = builder.uid(of: object) { return uid }
+        guard let value = object as? any Encodable else { return nil }
+        let uid = builder.reserve()
+        builder.remember(object, as: uid)
+        pending.append((value, uid, .object(uid.rawValue)))
+        return uid
     }
 
     /// Encodes queued objects (Codable class instances, ``ArchiveCoding`` objects, graph objects) until none is left.

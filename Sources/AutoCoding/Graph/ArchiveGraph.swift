@@ -105,6 +105,16 @@ struct GraphResolver {
         }
     }
 
+    /// Tells the graph object of entry `uid` which typed instance was decoded from the same entry.
+    func link(_ object: AnyObject, as uid: UInt32) {
+        if Int(uid) < shells.count { shells[Int(uid)]?.counterpart = object }
+    }
+
+    /// ``link(_:as:)`` for every instance of `instances`.
+    func link(_ instances: InstanceTable) {
+        instances.forEach { uid, object in link(object, as: uid) }
+    }
+
     /// The graph value for a table value: UIDs become objects, references or `nil`.
     func resolve(_ value: ArchiveValue) -> ArchivedValue {
         switch value {
@@ -127,9 +137,14 @@ struct GraphResolver {
 /// chains and cycles cost no stack.
 struct GraphEncoder {
     let builder: ArchiveTableBuilder
+    /// Archives an object's typed counterpart (see ``ArchivedObject/counterpart``) in its place, returning its UID.
+    let counterpartUID: (AnyObject) -> ArchiveUID?
     private var pending: [(ArchivedObject, ArchiveUID)] = []
 
-    init(builder: ArchiveTableBuilder) { self.builder = builder }
+    init(builder: ArchiveTableBuilder, counterpartUID: @escaping (AnyObject) -> ArchiveUID? = { _ in nil }) {
+        self.builder = builder
+        self.counterpartUID = counterpartUID
+    }
 
     /// The table value for a graph value; objects not seen before are queued for ``drain()``.
     mutating func encode(_ value: ArchivedValue) -> ArchiveValue {
@@ -141,6 +156,7 @@ struct GraphEncoder {
         case .dictionary(let entries): return .dictionary(entries.mapValues { encode($0) })
         case .object(let object):
             if let uid = builder.uid(of: object) { return .uid(uid) }
+            if let counterpart = object.counterpart, let uid = counterpartUID(counterpart) { return .uid(uid) }
             // Reserve the slot now, fill it later: a cycle back to this object finds its UID.
             let uid = builder.reserve()
             builder.remember(object, as: uid)

@@ -11,6 +11,10 @@ public final class ArchivedObject {
     public var archiveClass: ArchiveClass
     /// The fields in archive order, keyed exactly as stored (`NS.objects`, `$0`, `name` ...).
     public var fields: OrderedDictionary<String, ArchivedValue>
+    /// The typed model decoded from the same archive entry, when this object was read through an
+    /// ``ArchivedValue`` property of a model: encoding writes the model in this object's place, so that the two
+    /// stay one object. Weak: the model is owned by whoever decoded it.
+    weak var counterpart: AnyObject?
 
     /// Creates an object of `archiveClass` with `fields`.
     public init(archiveClass: ArchiveClass, fields: OrderedDictionary<String, ArchivedValue> = [:]) {

@@ -5,8 +5,8 @@ import AutoCodingFast
 /// mixed values, a field holding several classes). ``KeyedArchiveDecoder`` and ``KeyedArchiveEncoder`` (and the
 /// archivers built on them) read and write it; other coders throw, since a graph may be cyclic.
 ///
-/// Objects reached through such a field are ``ArchivedObject``s, separate from any typed model decoded
-/// from the same archive entry elsewhere: sharing between the two is not kept.
+/// Objects reached through such a field are ``ArchivedObject``s. One that was also decoded as a typed class
+/// instance (through another property) is written as that instance when encoded, so the two stay one object.
 extension ArchivedValue: Codable {
     /// Reads the value where the archive decoder stands; `$null` is ``null``.
     public init(from decoder: any Decoder) throws {
