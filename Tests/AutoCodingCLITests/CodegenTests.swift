@@ -63,8 +63,11 @@ struct CodegenTests {
             ]
         }
         let roots: OrderedDictionary<String, ArchivedValue> = [
-            "a": instance(fields(count: 1, tags: ["x"], color: [1], owner: .null, extra: .reference(.string("s")))),
-            "b": instance(fields(count: 2, tags: [], color: [2], owner: .reference(.string("o")), extra: .inline(.integer(3)))),
+            "a": instance(fields(count: 1, tags: ["x"], color: [1], owner: .null, extra: .reference(.string("s")))
+                .merging(["ref": .null], uniquingKeysWith: { $1 })),
+            "b": instance(fields(count: 2, tags: [], color: [2], owner: .reference(.string("o")), extra: .inline(.integer(3)))
+                .merging(["ref": .reference(.string("r"))], uniquingKeysWith: { $1 })),
+            "c": instance(fields(count: 3, tags: [], color: [3], owner: .null, extra: .null)),
         ]
         let (text, notes) = Codegen.generate([("things", ArchiveGraph(roots: roots))])
         #expect(text.contains("@ArchiveAs(.referenced) var count: Int = 0"))
@@ -73,6 +76,8 @@ struct CodegenTests {
         #expect(text.contains("@ArchiveAs(.nullWhenNil) var owner: String? = nil"))
         #expect(text.contains("@ArchiveAs(.inline) var label: String = \"\""))
         #expect(text.contains("var extra: ArchivedValue = .null"))
+        // `$null` in one instance and missing in another: a double optional keeps the two apart.
+        #expect(text.contains("var ref: String?? = nil"))
         #expect(notes == ["Thing keeps an ArchivedValue: Thing.extra holds int and string"])
     }
 

@@ -182,8 +182,13 @@ enum GeneratedModels {
         let archiver = KeyedArchiver()
         var typed = 0
         for (key, value) in graph.roots {
+            // Other entries (scalars, a scene's Foundation dictionaries) are copied as archived values, read
+            // through the same unarchiver: objects they share with the models stay shared.
+            func copy() throws {
+                try archiver.encodeEncodable(unarchiver.decodeObject(of: ArchivedValue.self, forKey: key) ?? .null, forKey: key)
+            }
             guard case .object(let object) = value else {
-                try archiver.encode(value, forKey: key)
+                try copy()
                 continue
             }
             var name = object.className
@@ -192,8 +197,7 @@ enum GeneratedModels {
                 name = first.className
             }
             guard let type = classes.first(where: { $0.name == name })?.type else {
-                // A Foundation value beside the models (a nib's or scene's other entries): copied.
-                try archiver.encode(value, forKey: key)
+                try copy()
                 continue
             }
             func again<T: Codable>(_: T.Type) throws {

@@ -24,6 +24,13 @@ final class LooseNote {
     var maybe: ArchivedValue? = nil
 }
 
+/// `next` is `$null` in some archives and missing in others.
+@AutoCoding
+final class DoubleOptionalLink {
+    var name: String = ""
+    var next: DoubleOptionalLink?? = nil
+}
+
 @AutoCoding
 final class FormPin {
     var x: Int = 0
@@ -153,6 +160,24 @@ struct ArchiveFormTests {
             again = try KeyedArchiver.archivedData(withRootObject: holder)
         }
         #expect(try ArchiveGraph(bytes: [UInt8](again)).isEquivalent(to: original))
+    }
+
+    @Test func aDoubleOptionalKeepsNullApartFromMissing() throws {
+        let archiveClass = try #require(
+            try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: DoubleOptionalLink()))).root?.object?.archiveClass)
+        for next in [ArchivedValue.null, nil] {
+            var fields: OrderedDictionary<String, ArchivedValue> = ["name": .reference(.string("a"))]
+            fields["next"] = next
+            let original = ArchiveGraph(root: .object(ArchivedObject(archiveClass: archiveClass, fields: fields)))
+            let link = try #require(try KeyedUnarchiver.unarchivedObject(ofType: DoubleOptionalLink.self, from: Data(original.binaryPlist())))
+            switch link.next {
+            case .some(.none): #expect(next != nil, "$null reads as .some(nil)")
+            case .none: #expect(next == nil, "a missing key reads as nil")
+            case .some(.some): Issue.record("no link was archived")
+            }
+            let again = try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: link)))
+            #expect(again.isEquivalent(to: original))
+        }
     }
 
     @Test func graphValuesRefuseOtherCoders() {

@@ -39,7 +39,8 @@ public struct AutoCodingReader {
     }
 
     /// Reads an optional property: absent keys leave it unchanged, `$null` and `NSNull` read as nil (except
-    /// into an `ArchivedValue?`, which reads them as the archived value).
+    /// into an `ArchivedValue?`, which reads them as the archived value, and into a `T??`, which reads them as
+    /// `.some(nil)`).
     func read<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type) throws {
         guard let archive else {
             guard let container, let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
@@ -52,9 +53,10 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
             let node = context.resolve(object)
-            // An optional ArchivedValue keeps `$null` as `.null`: nil is for an absent key, so both re-encode as read.
+            // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
+            // is for an absent key, so both re-encode as read.
             if T.self != ArchivedValue.self, node.isNull || context.className(of: node) == "NSNull" {
-                property = nil
+                property = (T.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? T }
                 return
             }
             try Self.describing(owner, key) {

@@ -61,15 +61,21 @@ struct ClassObservation {
     /// Field key → how its values were stored (in place, referenced, or as an instance of which class), for
     /// the ``ArchiveForm``s that make a re-encode store them the same way.
     var shapes: [String: Set<FieldShape>] = [:]
+    /// Field keys whose value held a Foundation object also reached from elsewhere (a nib's one empty NSArray).
+    var sharedFoundationFields: Set<String> = []
     /// Key → keys that directly followed it in some instance, for ``orderedKeys``.
     var successors: [String: Set<String>] = [:]
 
     /// Why field `key` keeps the archived value (``ArchivedValue``) rather than a Swift type, or nil when
     /// a Swift type with ``ArchiveForm``s reproduces every instance: no single type fits, only `$null` was
-    /// seen, or the instances store it in several forms (in place and referenced, NSData and NSMutableData).
+    /// seen, the instances store it in several forms (in place and referenced, NSData and NSMutableData), or
+    /// it holds a Foundation object shared with another place.
     func archivedValueReason(_ key: String) -> String? {
         let type = fields[key] ?? .none
         guard type.isTyped, type != .none else { return "holds \(type.kinds.sorted().joined(separator: " and "))" }
+        if sharedFoundationFields.contains(key) {
+            return "holds a Foundation object also referenced from elsewhere (a Swift value would write a copy)"
+        }
         let forms = (shapes[key] ?? []).filter { $0 != .other }
         switch type {
         case .string, .data, .int, .double, .bool, .array, .dictionary:
@@ -147,8 +153,33 @@ struct ModelInference {
                 if seen.insert(ObjectIdentifier(object)).inserted { work.append(object) }
             })
         }
+        // Foundation objects (which become Swift values) by the number of references to them, and the ones each
+        // field holds: a field holding one referenced twice cannot be a Swift value, which would write copies.
+        var references: [ObjectIdentifier: Int] = [:]
+        var held: [(className: String, key: String, objects: [ObjectIdentifier])] = []
+        func foundationObjects(in value: ArchivedValue) -> [ObjectIdentifier] {
+            var found: [ObjectIdentifier] = []
+            var pending = [value]
+            while let next = pending.popLast() {
+                switch next {
+                case .array(let values): pending += values
+                case .dictionary(let entries): pending += entries.values
+                case .object(let object) where Self.foundationClasses.contains(object.className):
+                    let id = ObjectIdentifier(object)
+                    references[id, default: 0] += 1
+                    // A hostile archive may nest a collection in itself: look inside each object once.
+                    if references[id] == 1 { pending += object.fields.values }
+                    found.append(id)
+                default: break
+                }
+            }
+            return found
+        }
         // Every `$top` entry, not only the root: a nib's objects hang from `IB.objectdata`.
-        for value in graph.roots.values { _ = type(of: value) }
+        for value in graph.roots.values {
+            _ = type(of: value)
+            _ = foundationObjects(in: value)
+        }
         while let object = work.popLast() {
             let name = object.className
             var observation = classes[name] ?? ClassObservation(archiveClass: object.archiveClass)
@@ -166,8 +197,12 @@ struct ModelInference {
                     continue
                 }
                 observation.fields[key] = (observation.fields[key] ?? .none).unified(with: t)
+                held.append((name, key, foundationObjects(in: value)))
             }
             classes[name] = observation
+        }
+        for (name, key, objects) in held where objects.contains(where: { references[$0, default: 0] > 1 }) {
+            classes[name]?.sharedFoundationFields.insert(key)
         }
     }
 

@@ -26,9 +26,7 @@ struct ModelSource {
         typeNames = names
     }
 
-    /// What the models cannot type or reproduce, one line per class: a field that keeps the archived value
-    /// (no single type fits), and a typed optional that is `$null` in some instances and missing in others
-    /// (a Swift optional has one nil, re-encoded as a missing key).
+    /// The fields the models keep as archived values (no single type or form fits), one line per class.
     func notes() -> [String] {
         var notes: [String] = []
         for (name, observation) in inference.classes.sorted(by: { $0.key < $1.key }) {
@@ -36,13 +34,6 @@ struct ModelSource {
             if let (key, reason) = kept.first {
                 let more = kept.count > 1 ? " (and \(kept.count - 1) more field\(kept.count > 2 ? "s" : ""))" : ""
                 notes.append("\(name) keeps an ArchivedValue: \(name).\(key) \(reason)\(more)")
-            }
-            let ambiguous = observation.fields.keys.filter {
-                observation.archivedValueReason($0) == nil && observation.sawNull.contains($0)
-                    && (observation.present[$0] ?? 0) < observation.instances
-            }
-            if let key = ambiguous.first {
-                notes.append("\(name).\(key) is $null in some instances and missing in others: nil re-encodes as missing")
             }
         }
         return notes
@@ -92,8 +83,13 @@ struct ModelSource {
                     let archiver = KeyedArchiver()
                     var typed = 0
                     for (key, value) in graph.roots {
+                        // Other entries (scalars, a scene's Foundation dictionaries) are copied as archived values, read
+                        // through the same unarchiver: objects they share with the models stay shared.
+                        func copy() throws {
+                            try archiver.encodeEncodable(unarchiver.decodeObject(of: ArchivedValue.self, forKey: key) ?? .null, forKey: key)
+                        }
                         guard case .object(let object) = value else {
-                            try archiver.encode(value, forKey: key)
+                            try copy()
                             continue
                         }
                         var name = object.className
@@ -102,8 +98,7 @@ struct ModelSource {
                             name = first.className
                         }
                         guard let type = classes.first(where: { $0.name == name })?.type else {
-                            // A Foundation value beside the models (a nib's or scene's other entries): copied.
-                            try archiver.encode(value, forKey: key)
+                            try copy()
                             continue
                         }
                         func again<T: Codable>(_: T.Type) throws {
@@ -157,11 +152,15 @@ struct ModelSource {
                 out += "    \(attributes)var \(property): ArchivedValue\(sometimesMissing ? "? = nil" : " = .null")\n"
                 continue
             }
-            let optional = sometimesMissing || observation.sawNull.contains(key)
-            let forms = Self.forms(inferred, shapes: observation.shapes[key] ?? [],
-                                   nullWhenNil: observation.sawNull.contains(key) && !sometimesMissing)
+            let sawNull = observation.sawNull.contains(key)
+            let forms = Self.forms(inferred, shapes: observation.shapes[key] ?? [], nullWhenNil: sawNull && !sometimesMissing)
             if !forms.isEmpty { attributes += "@ArchiveAs(\(forms.joined(separator: ", "))) " }
-            out += "    \(attributes)var \(property)\(declaration(inferred, optional: optional))\n"
+            if sawNull && sometimesMissing {
+                // `$null` in some instances, missing in others: `.some(nil)` is the one, `nil` the other.
+                out += "    \(attributes)var \(property): \(swiftType(inferred))?? = nil\n"
+                continue
+            }
+            out += "    \(attributes)var \(property)\(declaration(inferred, optional: sometimesMissing || sawNull))\n"
         }
         out += "}\n\nextension \(type): ArchiveCodable {\n"
         out += "    static var archiveClassName: String { \(Self.literal(name)) }\n"
