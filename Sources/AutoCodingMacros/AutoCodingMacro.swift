@@ -12,7 +12,7 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
 
     public static func expansion(
         of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
-        in context: some MacroExpansionContext
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
             if !declaration.is(StructDeclSyntax.self) {
@@ -32,17 +32,21 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
         let isFinal = classDecl.modifiers.contains { $0.name.tokenKind == .keyword(.final) }
         let staticKind = isFinal ? "static" : "class"
         let declaresInit = classDecl.memberBlock.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
+        // The compiler lists `AutoCodingObject` only when the class does not conform yet: otherwise it inherits the
+        // conformance from an `@AutoCoding` superclass, and its members override and extend the superclass's.
+        let isSubclass = !protocols.contains { $0.trimmedDescription.hasSuffix("AutoCodingObject") }
+        let override = isSubclass ? "override " : ""
 
         var members: [DeclSyntax] = [
             """
             /// The properties `@AutoCoding` archives for this class (superclass properties not included).
-            \(raw: access)\(raw: staticKind) var codableProperties: [(name: String, type: Any.Type)] {
+            \(raw: access)\(raw: override)\(raw: staticKind) var codableProperties: [(name: String, type: Any.Type)] {
                 \(raw: propertyTable(properties, typeName: name))
             }
             """,
             """
             /// Allocates an instance with default property values, to be filled by decoding.
-            \(raw: access)required init(autoCodingShell: AutoCodingShell) {}
+            \(raw: access)required init(autoCodingShell: AutoCodingShell) {\(raw: isSubclass ? "\n    super.init(autoCodingShell: autoCodingShell)\n" : "")}
             """,
             """
             /// Decodes an instance: allocates it, then fills its properties.
@@ -54,21 +58,21 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             }
             """,
             """
-            /// Encodes the archived properties.
-            \(raw: access)func encode(to encoder: any Encoder) throws {
-                \(raw: encodeBody(properties))
+            /// Encodes the archived properties\(raw: isSubclass ? ", after the superclass's" : "").
+            \(raw: access)\(raw: override)func encode(to encoder: any Encoder) throws {
+                \(raw: isSubclass ? "try super.encode(to: encoder)\n" : "")\(raw: encodeBody(properties))
             }
             """,
             """
-            /// Reads the archived properties present in `decoder`.
-            \(raw: access)func decodeProperties(from decoder: any Decoder) throws {
-                \(raw: decodeBody(properties, typeName: name))
+            /// Reads the archived properties present in `decoder`\(raw: isSubclass ? ", after the superclass's" : "").
+            \(raw: access)\(raw: override)func decodeProperties(from decoder: any Decoder) throws {
+                \(raw: isSubclass ? "try super.decodeProperties(from: decoder)\n" : "")\(raw: decodeBody(properties, typeName: name))
             }
             """,
         ]
         if !declaresInit {
             // Declaring `init(autoCodingShell:)` would hide the implicit `init()`; keep it.
-            members.append("\(raw: access)init() {}")
+            members.append(isSubclass ? "\(raw: access)override init() {\n    super.init()\n}" : "\(raw: access)init() {}")
         }
         return members
     }
@@ -88,7 +92,27 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             if missing.contains("AutoCodingObject") {
                 extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): AutoCodingObject {}"))
             }
-            if missing.contains("Hashable") && !identityEquality(node) {
+            // Every conformance the macro declares is produced: one declared but left out (AutoCodingValue, or
+            // Hashable with identity equality) crashes Swift 6.3 when the class is subclassed (swiftlang/swift#89151).
+            if missing.contains("AutoCodingValue") {
+                extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): AutoCodingValue {}"))
+            }
+            if missing.contains("Hashable") && identityEquality(node) {
+                extensions.append(
+                    try ExtensionDeclSyntax(
+                        """
+                        extension \(type.trimmed): Hashable {
+                            /// Equal when the same instance.
+                            \(raw: access)static func == (lhs: \(type.trimmed), rhs: \(type.trimmed)) -> Bool {
+                                lhs === rhs
+                            }
+                            /// Hashes the instance's identity.
+                            \(raw: access)func hash(into hasher: inout Hasher) {
+                                hasher.combine(ObjectIdentifier(self))
+                            }
+                        }
+                        """))
+            } else if missing.contains("Hashable") {
                 extensions.append(
                     try ExtensionDeclSyntax(
                         """

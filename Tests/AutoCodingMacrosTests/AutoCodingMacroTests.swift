@@ -13,6 +13,61 @@ let rootMacros: [String: MacroSpec] = [
 ]
 @Suite(.macros(rootMacros, record: .missing))
 struct AutoCodingMacroTests {
+    /// A subclass of an `@AutoCoding` class (the compiler passes no missing conformance): its members override the
+    /// superclass's and call them, and no extension is added.
+    @Test func expandsASubclass() {
+        assertMacro(["AutoCoding": MacroSpec(type: AutoCodingMacro.self, conformances: [])]) {
+            """
+            @AutoCoding
+            final class Dog: Animal {
+                var legs = 4
+            }
+            """
+        } expansion: {
+            #"""
+            final class Dog: Animal {
+                var legs = 4
+
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                override static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("legs", AutoCodingSupport.type(of: \Dog.legs))]
+                }
+
+                /// Allocates an instance with default property values, to be filled by decoding.
+                required init(autoCodingShell: AutoCodingShell) {
+                    super.init(autoCodingShell: autoCodingShell)
+                }
+
+                /// Decodes an instance: allocates it, then fills its properties.
+                required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+
+                /// Encodes the archived properties, after the superclass's.
+                override func encode(to encoder: any Encoder) throws {
+                    try super.encode(to: encoder)
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.legs, to: &container, key: "legs")
+                }
+
+                /// Reads the archived properties present in `decoder`, after the superclass's.
+                override func decodeProperties(from decoder: any Decoder) throws {
+                    try super.decodeProperties(from: decoder)
+                    let container = try AutoCodingSupport.reader(decoder)
+                    try AutoCodingSupport.decode(&self.legs, from: container, keys: ["legs"], in: Dog.self)
+                }
+
+                override init() {
+                    super.init()
+                }
+            }
+            """#
+        }
+    }
+
     /// `@ArchiveAs` passes its forms, as written, to the encoding of its property only.
     @Test func passesArchiveFormsToTheEncoding() {
         assertMacro {
@@ -122,6 +177,9 @@ struct AutoCodingMacroTests {
             }
 
             extension Person: AutoCodingObject {
+            }
+
+            extension Person: AutoCodingValue {
             }
 
             extension Person: Hashable {
@@ -240,6 +298,9 @@ struct AutoCodingMacroTests {
             extension Widget: AutoCodingObject {
             }
 
+            extension Widget: AutoCodingValue {
+            }
+
             extension Widget: Hashable {
                 /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
                 static func == (lhs: Widget, rhs: Widget) -> Bool {
@@ -278,7 +339,7 @@ struct AutoCodingMacroTests {
         }
     }
 
-    @Test func identityEqualityOptsOutOfHashable() {
+    @Test func identityEqualityHashesByIdentity() {
         assertMacro {
             """
             @AutoCoding(identityEquality: true)
@@ -325,6 +386,20 @@ struct AutoCodingMacroTests {
             }
 
             extension Managed: AutoCodingObject {
+            }
+
+            extension Managed: AutoCodingValue {
+            }
+
+            extension Managed: Hashable {
+                /// Equal when the same instance.
+                static func == (lhs: Managed, rhs: Managed) -> Bool {
+                    lhs === rhs
+                }
+                /// Hashes the instance's identity.
+                func hash(into hasher: inout Hasher) {
+                    hasher.combine(ObjectIdentifier(self))
+                }
             }
             """#
         }

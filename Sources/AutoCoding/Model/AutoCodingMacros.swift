@@ -4,17 +4,18 @@
 /// name), the static property table ``AutoCodingObject/codableProperties``, and for classes the two-phase
 /// decode that lets reference cycles come back with identity: an instance is allocated first
 /// (`init(autoCodingShell:)`), registered, and then filled (`decodeProperties(from:)`). Classes also get
-/// `==` and `hash(into:)` from their properties unless `identityEquality` is true.
+/// `==` and `hash(into:)` from their properties, or from their identity when `identityEquality` is true.
 ///
 /// What is coded: every stored `var` (and, in structs, `let`) except `lazy` ones and those marked
 /// ``Uncodable()``. Class properties need a default value or an optional type, so that the class can be
 /// allocated before it is decoded. Rename a key with ``ArchiveKey(_:_:)``; the extra names are read when
 /// the first is missing (old archives).
 ///
-/// Subclassing an `@AutoCoding` class crashes the Swift 6.3.1 compiler (see the *Automatic model coding*
-/// article), so keep such classes unsubclassed for now.
+/// A subclass of an `@AutoCoding` class that has `@AutoCoding` too archives the superclass's properties first
+/// and then its own: its generated members override the superclass's and call them (see the *Automatic model
+/// coding* article).
 @attached(
-    member,
+    member, conformances: AutoCodingObject,
     names: named(codableProperties), named(init(autoCodingShell:)), named(init(from:)), named(init),
     named(encode(to:)), named(decodeProperties(from:))
 )
