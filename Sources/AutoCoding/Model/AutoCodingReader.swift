@@ -32,7 +32,7 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
             try Self.describing(owner, key) {
-                property = try context.decodeField(T.self, node: context.resolve(object), key: key, below: archive.codingPathNode)
+                property = try context.decodeField(T.self, node: try context.resolve(object), key: key, below: archive.codingPathNode)
             }
             return
         }
@@ -50,8 +50,8 @@ public struct AutoCodingReader {
         let context = archive.context
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
-            let node = context.resolve(object)
-            if node.isNull || context.className(of: node) == "NSNull" {
+            let node = try context.resolve(object)
+            if try node.isNull || context.className(of: node) == "NSNull" {
                 property = nil
                 return
             }
