@@ -24,7 +24,9 @@ import Darwin
 /// of objects never touched cost neither time nor memory. A slot whose offset is 0 is not validated yet (a
 /// validated payload starts at byte 9 or later).
 ///
-/// Not thread-safe: slots fill in as objects are read. One table per decode.
+/// Not thread-safe: slots fill in as objects are read. One table per decode. (Its variables skip the runtime's
+/// exclusivity checks, which cost more than the reads they guard on the decoder's hot path; they are set only
+/// while the table is opened, and the counter only by first-touch validation.)
 package final class ArchiveRecordTable {
     /// The flag bit of a slot whose object passed the `$objects` entry check (an instance names a class).
     @usableFromInline static let entryChecked: UInt8 = 1
@@ -42,26 +44,26 @@ package final class ArchiveRecordTable {
     package let count: Int
     @usableFromInline let refSize: Int
     /// UIDs must be below this: 2³² until the header is read, then the `$objects` count.
-    var uidLimit = Int(UInt32.max) + 1
+    @exclusivity(unchecked) var uidLimit = Int(UInt32.max) + 1
     let options: ArchiveReadingOptions
     /// The size of the slots' allocation, and the size from which it is mapped rather than `calloc`ed (1 MiB).
     private let slotBytes: Int
     private static let mappingThreshold = 1 << 20
     /// The whole-file view: given, or built by ``validatedView()`` when a reader needs it.
-    private var view: KeyedArchiveView?
+    @exclusivity(unchecked) private var view: KeyedArchiveView?
 
     /// The number of bplist objects validated so far (all of them for a table made from a view).
-    package internal(set) var validatedCount = 0
+    @exclusivity(unchecked) package internal(set) var validatedCount = 0
     /// The bplist object number of the `$objects` array.
-    @usableFromInline private(set) var objectsArray = 0
+    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = 0
     /// The bplist object number of the `$top` dictionary.
-    package private(set) var topDictionary = 0
+    @exclusivity(unchecked) package private(set) var topDictionary = 0
     /// The number of entries in `$objects`.
-    package private(set) var objectCount = 0
+    @exclusivity(unchecked) package private(set) var objectCount = 0
     /// The `$archiver` name.
-    package private(set) var archiver = ""
+    @exclusivity(unchecked) package private(set) var archiver = ""
     /// The `$version`.
-    package private(set) var version = 0
+    @exclusivity(unchecked) package private(set) var version = 0
 
     /// Opens a binary or XML keyed archive from untrusted bytes, checking only the trailer and the top-level
     /// entries; everything else is checked as it is reached. (XML is converted through the whole-file
