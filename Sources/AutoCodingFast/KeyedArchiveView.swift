@@ -24,6 +24,8 @@ public struct KeyedArchiveView: Sendable {
     /// The number of entries in `$objects`.
     public let objectCount: Int
     private let expandedNodeLimit: Int
+    /// The options it was opened with.
+    let options: ArchiveReadingOptions
 
     /// Opens a binary or XML keyed archive from untrusted bytes. XML is parsed by libplist and rewritten by
     /// the native writer, so both formats are read through the same validated table.
@@ -40,8 +42,10 @@ public struct KeyedArchiveView: Sendable {
         try self.init(storage: storage, options: options)
     }
 
-    private init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
+    /// Validates `storage` whole (shared with ``ArchiveRecordTable/validatedView()``).
+    init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
         self.storage = storage
+        self.options = options
         expandedNodeLimit = options.maxExpandedNodeCount
         let raw = storage.raw
         let index = try BPlistIndex(validating: raw, options: options)

@@ -203,7 +203,10 @@ enum HostilePlists {
 
     /// A keyed archive whose `root` is a chain of `length` instances, each with `next` the one after.
     /// `$objects`: 0 `$null`, 1 the class descriptor, 2... the links.
-    static func objectChain(length: Int) -> [UInt8] {
+    static func objectChain(length: Int) -> [UInt8] { plist(objectChainObjects(length: length)) }
+
+    /// The bplist objects of ``objectChain(length:)``, for tests that damage one of them.
+    static func objectChainObjects(length: Int) -> [[UInt8]] {
         // Plist objects: 0...10 head, 11 "$null", 12 class dict, 13 "$classname", 14 "Link", 15 "$class",
         // 16 "next", 17 UID 1 (the class), 18 UID 0; then per link i: dict at 19 + 2i, UID(i + 3) at 20 + 2i.
         let first = 19
@@ -222,7 +225,7 @@ enum HostilePlists {
             // The last link's UID object is unused; it must still name an existing object (UID 0).
             objects.append([0x83] + bigEndian(i == length - 1 ? 0 : i + 3, width: 4))
         }
-        return plist(objects)
+        return objects
     }
 
     /// A keyed archive whose root instance has a field holding a reference bomb of `levels` arrays.

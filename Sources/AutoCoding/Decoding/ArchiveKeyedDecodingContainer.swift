@@ -9,10 +9,11 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var allKeys: [Key] {
         let object = decoder.node.object
-        let index = context.index
-        let n = Int(index.records[object].count)
+        let table = context.table
+        // The node's dictionary is validated, and with it its keys.
+        let n = Int(context.record(of: decoder.node).count)
         return (0..<n).compactMap { i in
-            let name = index.makeString(index.records[index.ref(object, i, in: context.raw)], in: context.raw)
+            let name = context.reader.makeString(table.validated(table.ref(object, i)), in: context.raw)
             return name == ArchiveKey.class ? nil : Key(stringValue: name)
         }
     }
@@ -28,8 +29,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        let node = context.resolve(try entry(key))
-        return node.isNull || context.className(of: node) == "NSNull"
+        let node = try context.resolve(try entry(key))
+        return try node.isNull || context.className(of: node) == "NSNull"
     }
 
     // MARK: Scalars: no coding-path node is built unless there is an error.
@@ -37,7 +38,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// Runs `read` on the value for `key`, adding the key to the path of an error it throws.
     @inline(__always)
     private func scalar<T>(_ key: Key, _ read: (DecodingContext.Node, CodingPathNode) throws -> T) throws -> T {
-        let node = context.resolve(try entry(key))
+        let node = try context.resolve(try entry(key))
         do {
             return try read(node, decoder.codingPathNode)
         } catch let error as DecodingError {
@@ -48,7 +49,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     @inline(__always)
     private func optionalScalar<T>(_ key: Key, _ read: (DecodingContext.Node, CodingPathNode) throws -> T) throws -> T? {
         guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
-        let node = context.resolve(object)
+        let node = try context.resolve(object)
         if node.isNull { return nil }
         do {
             return try read(node, decoder.codingPathNode)
@@ -97,7 +98,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
-        let node = context.resolve(object)
+        let node = try context.resolve(object)
         if node.isNull { return nil }
         return try context.decode(type, node: node, path: codingPathNode.appending(ArchiveCodingKey(key)))
     }
@@ -124,6 +125,6 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPathNode.path, debugDescription: "No value for key \"\(key.stringValue)\"."))
         }
-        return _ArchiveDecoder(context: context, node: context.resolve(object), codingPathNode: codingPathNode.appending(ArchiveCodingKey(key)))
+        return _ArchiveDecoder(context: context, node: try context.resolve(object), codingPathNode: codingPathNode.appending(ArchiveCodingKey(key)))
     }
 }

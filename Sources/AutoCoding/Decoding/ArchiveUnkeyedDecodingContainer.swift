@@ -26,7 +26,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        let isNull = decoder.context.resolve(try next(Never.self)).isNull
+        let isNull = try decoder.context.resolve(try next(Never.self)).isNull
         if isNull { currentIndex += 1 }
         return isNull
     }
@@ -51,7 +51,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func superDecoder() throws -> any Decoder { try nestedDecoder() }
 
     private mutating func nestedDecoder() throws -> _ArchiveDecoder {
-        let node = decoder.context.resolve(try next(Any.self))
+        let node = try decoder.context.resolve(try next(Any.self))
         let nested = _ArchiveDecoder(context: decoder.context, node: node, codingPathNode: nextPath)
         currentIndex += 1
         return nested

@@ -10,18 +10,18 @@ extension DecodingContext {
     func decodeAny(_ node: Node, path: CodingPathNode) throws -> Any? {
         if node.isNull { return nil }
         if allowedClassNames != nil { try checkAllowed(node, path: path) }
-        let record = index.records[node.object]
+        let record = record(of: node)
         switch record.kind {
-        case .asciiString, .utf16String: return index.makeString(record, in: raw)
+        case .asciiString, .utf16String: return reader.makeString(record, in: raw)
         case .trueValue: return true
         case .falseValue: return false
         case .integer:
-            switch index.integer(record, in: raw) {
+            switch reader.integer(record, in: raw) {
             case .integer(let v): return Int(exactly: v) ?? v
             case .unsignedInteger(let v): return v
             default: return nil
             }
-        case .real: return index.double(record, in: raw)
+        case .real: return reader.double(record, in: raw)
         case .data: return try FoundationValues.data(node, self, path)
         case .date: return try FoundationValues.date(node, self, path)
         case .array:
@@ -38,7 +38,7 @@ extension DecodingContext {
     }
 
     private func decodeInstanceAny(_ node: Node, path: CodingPathNode) throws -> Any? {
-        guard let name = className(of: node) else {
+        guard let name = try className(of: node) else {
             throw DecodingError.archiveCorrupted("a dictionary entry without $class", at: path)
         }
         if let uid = node.uid, let existing = instances[uid] { return existing }

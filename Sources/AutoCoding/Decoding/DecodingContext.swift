@@ -1,9 +1,15 @@
 import AutoCodingFast
 import Foundation
 
-/// The state of one decode over a validated archive (confined to one thread; its hot properties skip the
-/// runtime's exclusivity checks, which cost more than the work they guard): the table, the byte pointer (owned by the view, which
-/// this context keeps alive), decoded class instances by UID, and the instances being decoded.
+/// The state of one decode over an archive (confined to one thread; its hot properties skip the runtime's
+/// exclusivity checks, which cost more than the work they guard): the record table, the byte pointer (owned
+/// by the table, which this context keeps alive), decoded class instances by UID, and the instances being
+/// decoded.
+///
+/// The table validates each bplist object the first time the decode reaches it (``ArchiveRecordTable``), so
+/// reading one goes through ``record(_:)`` or ``resolve(_:)``, which throw what the whole-file check would
+/// have thrown. A ``Node`` is only made for an object already validated, so reading a node's own record
+/// (``kind(_:)``) and its keys (``field(_:of:)``) cannot fail.
 final class DecodingContext {
     /// Where a value is: the bplist object of the `$objects` entry (or of an in-place value) and its UID.
     struct Node {
@@ -15,8 +21,9 @@ final class DecodingContext {
         static let null = Node(object: -1, uid: 0)
     }
 
-    let view: KeyedArchiveView
-    let index: BPlistIndex
+    let table: ArchiveRecordTable
+    /// The readers of records (strings, integers, reals, UIDs).
+    let reader: BPlistIndex
     let raw: UnsafeRawBufferPointer
     let userInfo: [CodingUserInfoKey: Any]
     /// This decoder's class-name mappings over a snapshot of the registry's, so that no lock is taken per object.
@@ -37,9 +44,11 @@ final class DecodingContext {
     /// What ``decodeAny(_:path:)`` does with a class it cannot map to a Swift type.
     var unknownClassPolicy: KeyedUnarchiver.UnknownClassPolicy = .keepAsArchivedObject
     /// The whole archive as a graph, built the first time an unknown class is kept or a graph value decoded.
+    /// This is the one reader that needs whole values, so it validates the whole file first
+    /// (``ArchiveRecordTable/validatedView()``).
     var resolver: GraphResolver? {
         if let built = resolverStorage { return built }
-        let built = (try? view.keyedArchive()).map(GraphResolver.init(archive:))
+        let built = (try? table.validatedView().keyedArchive()).map(GraphResolver.init(archive:))
         resolverStorage = .some(built)
         built?.link(instances)
         return built
@@ -55,60 +64,97 @@ final class DecodingContext {
         if let built = resolverStorage { built?.link(object, as: uid) }
     }
 
-    init(decoder: KeyedArchiveDecoder, view: KeyedArchiveView) {
-        self.view = view
-        self.index = view.index
-        self.raw = view.raw
+    init(decoder: KeyedArchiveDecoder, table: ArchiveRecordTable) {
+        self.table = table
+        reader = table.reader
+        raw = table.raw
         userInfo = decoder.userInfo
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
         maxDepth = decoder.maxDepth
-        instances = InstanceTable(count: view.objectCount)
+        instances = InstanceTable(count: table.objectCount)
     }
 
     // MARK: Table access
 
-    /// Follows a UID; values stored in place stay where they are.
+    /// The record of bplist object `object`, validated on first touch. Damage found then is thrown as the
+    /// decoder reports an archive that fails whole-file validation: `DecodingError.dataCorrupted` with the
+    /// ``ArchiveError`` as its underlying error.
     @inline(__always)
-    func resolve(_ object: Int) -> Node {
-        let record = index.records[object]
-        guard record.kind == .uid else { return Node(object: object, uid: nil) }
-        let uid = index.uid(record, in: raw)
-        if uid == 0 { return .null }
-        return Node(object: view.objectNumber(ArchiveUID(uid), in: raw), uid: uid)
+    func record(_ object: Int) throws -> BPlistIndex.Record {
+        do {
+            return try table.record(object)
+        } catch {
+            throw Self.corrupted(error)
+        }
     }
 
-    /// The bplist object stored under `key` in the object at `node`.
+    /// The kind of the object at a node (validated when the node was made).
+    @inline(__always)
+    func kind(_ node: Node) -> BPlistIndex.Kind { table.validated(node.object).kind }
+
+    /// The record of the object at a node (validated when the node was made).
+    @inline(__always)
+    func record(of node: Node) -> BPlistIndex.Record { table.validated(node.object) }
+
+    /// The error for damage found while decoding, worded as for damage found before (see ``KeyedArchiveDecoder``).
+    static func corrupted(_ error: ArchiveError) -> DecodingError {
+        .dataCorrupted(
+            .init(codingPath: [], debugDescription: "The data is not a valid keyed archive: \(error)", underlyingError: error))
+    }
+
+    /// Follows a UID; values stored in place stay where they are. Validates what it reaches.
+    @inline(__always)
+    func resolve(_ object: Int) throws -> Node {
+        let record = try self.record(object)
+        guard record.kind == .uid else { return Node(object: object, uid: nil) }
+        let uid = reader.uid(record, in: raw)
+        if uid == 0 { return .null }
+        do {
+            return Node(object: try table.objectNumber(uid), uid: uid)
+        } catch {
+            throw Self.corrupted(error)
+        }
+    }
+
+    /// The bplist object stored under `key` in the object at `node` (not validated yet: pass it to ``resolve(_:)``).
     @inline(__always)
     func field(_ key: String, of node: Node) -> Int? {
-        node.isNull ? nil : view.entry(of: node.object, key: key, startingAt: &keySlot, in: raw)
+        node.isNull ? nil : table.entry(of: node.object, key: key, startingAt: &keySlot)
     }
 
     /// The class name of the instance at `node`, or nil when it is not an instance.
-    func className(of node: Node) -> String? {
+    func className(of node: Node) throws -> String? {
         guard !node.isNull, let classRef = field(ArchiveKey.class, of: node) else { return nil }
-        let descriptor = resolve(classRef)
+        let descriptor = try resolve(classRef)
         if let name = classNames[descriptor.object] { return name }
         guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
-        let name = index.makeString(index.records[nameObject], in: raw)
+        let nameRecord = try record(nameObject)
+        guard nameRecord.kind == .asciiString || nameRecord.kind == .utf16String else { return nil }
+        let name = reader.makeString(nameRecord, in: raw)
         classNames[descriptor.object] = name
         return name
     }
 
+    /// Whether the object at `node` is an `NSNull` instance (damage found on the way reads as "no").
+    func isNSNull(_ node: Node) -> Bool { (try? className(of: node)) == "NSNull" }
+
     /// The class names an entry counts as for secure decoding: its class chain, or the Foundation class of a
     /// plain entry (`NSString`, `NSNumber`, `NSData`, `NSDate`).
-    func archivedClassNames(of node: Node) -> [String] {
+    func archivedClassNames(of node: Node) throws -> [String] {
         if node.isNull { return [] }
-        switch index.records[node.object].kind {
+        switch kind(node) {
         case .asciiString, .utf16String: return ["NSString"]
         case .integer, .real, .trueValue, .falseValue: return ["NSNumber"]
         case .data: return ["NSData"]
         case .date: return ["NSDate"]
         case .array: return ["NSArray"]
         case .dictionary:
-            guard let name = className(of: node) else { return ["NSDictionary"] }
-            if let uid = node.uid, let chain = view.archiveClass(of: ArchiveUID(uid))?.chain, !chain.isEmpty {
-                return chain
+            guard let name = try className(of: node) else { return ["NSDictionary"] }
+            if node.uid != nil {
+                let chain: [String]
+                do { chain = try table.classChain(ofInstance: node.object) } catch { throw Self.corrupted(error) }
+                if !chain.isEmpty { return chain }
             }
             return [name]
         default: return []
@@ -119,7 +165,7 @@ final class DecodingContext {
     /// objects already decoded through another key, and on scalars stored in place.
     func checkAllowed(_ node: Node, path: CodingPathNode) throws {
         guard let allowed = allowedClassNames, !node.isNull else { return }
-        let names = archivedClassNames(of: node)
+        let names = try archivedClassNames(of: node)
         guard !names.contains(where: allowed.contains) else { return }
         throw DecodingError.archiveCorrupted(
             "secure decoding: found \(names.first ?? "an unknown entry") where only \(allowed.sorted().joined(separator: ", ")) "
@@ -130,8 +176,8 @@ final class DecodingContext {
     /// A short description of what is at `node`, for type-mismatch messages.
     func describe(_ node: Node) -> String {
         if node.isNull { return "$null" }
-        if let name = className(of: node) { return "an instance of \(name)" }
-        return "a \(index.records[node.object].kind)"
+        if let name = try? className(of: node) { return "an instance of \(name)" }
+        return "a \(kind(node))"
     }
 
     /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
@@ -139,27 +185,40 @@ final class DecodingContext {
     func listElements(_ node: Node, path: CodingPathNode) throws -> [Int] {
         guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
         var list = node.object
-        if index.records[list].kind == .dictionary {
+        if kind(node) == .dictionary {
             if let objects = field(FoundationKey.objects, of: node) {
-                list = resolve(objects).object
+                list = try resolve(objects).object
             } else {
                 var elements: [Int] = []
                 while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
-                if !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true { return elements }
+                if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true { return elements }
             }
         }
-        guard list >= 0, index.records[list].kind == .array else {
+        guard list >= 0, table.validated(list).kind == .array else {
             throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
         }
-        return (0..<Int(index.records[list].count)).map { index.ref(list, $0, in: raw) }
+        // The references of a validated array are in range; each element is validated when resolved.
+        return (0..<Int(table.validated(list).count)).map { table.ref(list, $0) }
     }
 
     // MARK: Decoding
 
-    /// Decodes the `$top` entry `root` as `type`.
-    func decode<T: Decodable>(_ type: T.Type, top root: ArchiveValue) throws -> T {
-        guard let object = view.topEntry(ArchiveKey.root, in: raw) ?? view.topKeys.first.flatMap({ view.topEntry($0, in: raw) }) else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: [], debugDescription: "no root entry"))
+    /// The bplist object of the `$top` entry `root`, else of the first `$top` entry; nil when `$top` is empty.
+    func rootEntry() throws -> Int? {
+        do {
+            if let root = try table.topEntry(ArchiveKey.root) { return root }
+            guard let first = table.topKeys.first else { return nil }
+            return try table.topEntry(first)
+        } catch {
+            throw Self.corrupted(error)
+        }
+    }
+
+    /// Decodes the root entry (see ``rootEntry()``) as `type`.
+    func decodeRoot<T: Decodable>(_ type: T.Type) throws -> T {
+        guard let object = try rootEntry() else {
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: [], debugDescription: "The archive's $top has no root entry"))
         }
         return try decode(type, at: object, path: .root)
     }
@@ -218,7 +277,7 @@ final class DecodingContext {
         guard !node.isNull else {
             throw DecodingError.valueNotFound(T.self, .init(codingPath: path.path, debugDescription: "Found $null."))
         }
-        guard index.records[node.object].kind == .dictionary, node.uid != nil else {
+        guard kind(node) == .dictionary, node.uid != nil else {
             throw DecodingError.archiveTypeMismatch(T.self, at: path, found: describe(node))
         }
         if let uid = node.uid, let existing = instances[uid] {
@@ -233,7 +292,7 @@ final class DecodingContext {
         }
         let object: any AutoCodingObject
         let result: T
-        if !classes.isEmpty, let name = className(of: node), let registered = classes[name] as? any AutoCodingObject.Type,
+        if !classes.isEmpty, let name = try className(of: node), let registered = classes[name] as? any AutoCodingObject.Type,
             registered != A.self
         {
             object = registered.init(autoCodingShell: AutoCodingShell())
@@ -337,7 +396,7 @@ final class DecodingContext {
             }
         }
         var target: any Decodable.Type = T.self
-        if !classes.isEmpty, let name = className(of: node), let registered = classes[name], registered != T.self {
+        if !classes.isEmpty, let name = try className(of: node), let registered = classes[name], registered != T.self {
             target = registered
         }
         if isClass, let uid = node.uid { inProgress.append((uid, target)) }

@@ -54,17 +54,18 @@ enum FoundationValues {
         guard !node.isNull else {
             throw DecodingError.valueNotFound(expected, .init(codingPath: path.path, debugDescription: "Found $null."))
         }
-        return context.index.records[node.object]
+        return context.record(of: node)
     }
 
     static func string(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> String {
         let r = try record(node, context, String.self, path)
         switch r.kind {
-        case .asciiString, .utf16String: return context.index.makeString(r, in: context.raw)
+        case .asciiString, .utf16String: return context.reader.makeString(r, in: context.raw)
         case .dictionary:
             // NSMutableString archives its contents under NS.string.
             if let inner = context.field(FoundationKey.string, of: node) {
-                return try string(context.resolve(inner), context, path)
+                // Nested, not plain recursion: an NS.string that refers back to its own object is a UID cycle.
+                return try context.nested(path) { try string(try context.resolve(inner), context, path) }
             }
         default: break
         }
@@ -78,12 +79,12 @@ enum FoundationValues {
         let converted: I?
         switch r.kind {
         case .integer:
-            switch context.index.integer(r, in: context.raw) {
+            switch context.reader.integer(r, in: context.raw) {
             case .integer(let v): converted = I(exactly: v)
             case .unsignedInteger(let v): converted = I(exactly: v)
             default: converted = nil
             }
-        case .real: converted = I(exactly: context.index.double(r, in: context.raw))
+        case .real: converted = I(exactly: context.reader.double(r, in: context.raw))
         case .trueValue: converted = 1
         case .falseValue: converted = 0
         default:
@@ -98,9 +99,9 @@ enum FoundationValues {
     static func double(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Double {
         let r = try record(node, context, Double.self, path)
         switch r.kind {
-        case .real: return context.index.double(r, in: context.raw)
+        case .real: return context.reader.double(r, in: context.raw)
         case .integer:
-            switch context.index.integer(r, in: context.raw) {
+            switch context.reader.integer(r, in: context.raw) {
             case .integer(let v): return Double(v)
             case .unsignedInteger(let v): return Double(v)
             default: break
@@ -117,7 +118,7 @@ enum FoundationValues {
         case .falseValue: return false
         case .integer:
             // NSNumber booleans written by other archivers arrive as 0 and 1.
-            if case .integer(let v) = context.index.integer(r, in: context.raw), v == 0 || v == 1 { return v == 1 }
+            if case .integer(let v) = context.reader.integer(r, in: context.raw), v == 0 || v == 1 { return v == 1 }
         default: break
         }
         throw DecodingError.archiveTypeMismatch(Bool.self, at: path, found: context.describe(node))
@@ -130,7 +131,8 @@ enum FoundationValues {
             return Data(UnsafeRawBufferPointer(rebasing: context.raw[r.offset..<r.offset + Int(r.count)]))
         case .dictionary:
             if let inner = context.field(FoundationKey.data, of: node) ?? context.field(FoundationKey.bytes, of: node) {
-                return try data(context.resolve(inner), context, path)
+                // Nested, not plain recursion: an NS.data that refers back to its own object is a UID cycle.
+                return try context.nested(path) { try data(try context.resolve(inner), context, path) }
             }
         default: break
         }
@@ -140,10 +142,10 @@ enum FoundationValues {
     static func date(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Date {
         let r = try record(node, context, Date.self, path)
         switch r.kind {
-        case .date: return Date(timeIntervalSinceReferenceDate: context.index.double(r, in: context.raw))
+        case .date: return Date(timeIntervalSinceReferenceDate: context.reader.double(r, in: context.raw))
         case .dictionary:
             if let time = context.field(FoundationKey.time, of: node) {
-                return Date(timeIntervalSinceReferenceDate: try double(context.resolve(time), context, path))
+                return Date(timeIntervalSinceReferenceDate: try double(try context.resolve(time), context, path))
             }
         default: break
         }
@@ -155,10 +157,10 @@ enum FoundationValues {
         guard let relativeRef = context.field(FoundationKey.relative, of: node) else {
             throw DecodingError.archiveTypeMismatch(URL.self, at: path, found: context.describe(node))
         }
-        let relative = try string(context.resolve(relativeRef), context, path)
+        let relative = try string(try context.resolve(relativeRef), context, path)
         var base: URL?
-        if let baseRef = context.field(FoundationKey.base, of: node), !context.resolve(baseRef).isNull {
-            base = try context.nested(path) { try url(context.resolve(baseRef), context, path) }
+        if let baseRef = context.field(FoundationKey.base, of: node), try !context.resolve(baseRef).isNull {
+            base = try context.nested(path) { try url(try context.resolve(baseRef), context, path) }
         }
         guard let url = URL(string: relative, relativeTo: base) else {
             throw DecodingError.archiveCorrupted("NS.relative \"\(relative)\" is not a URL", at: path)
@@ -205,12 +207,12 @@ enum FoundationValues {
     static func nsValue(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Any? {
         _ = try record(node, context, Any.self, path)
         guard let specialRef = context.field(NSValueCoding.special, of: node) else { return nil }
-        let special = try integer(Int.self, context.resolve(specialRef), context, path)
+        let special = try integer(Int.self, try context.resolve(specialRef), context, path)
         func entry(_ key: String) throws -> DecodingContext.Node {
             guard let ref = context.field(key, of: node) else {
                 throw DecodingError.keyNotFound(ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "NSValue without \(key)"))
             }
-            return context.resolve(ref)
+            return try context.resolve(ref)
         }
         func number(_ key: String) throws -> Double { try double(entry(key), context, path) }
         // Ranges are read as integers: through Double, locations above 2^53 would lose their low bits.
@@ -248,7 +250,7 @@ enum FoundationValues {
         guard let bytesRef = context.field(FoundationKey.uuidBytes, of: node) else {
             throw DecodingError.archiveTypeMismatch(UUID.self, at: path, found: context.describe(node))
         }
-        let bytes = try data(context.resolve(bytesRef), context, path)
+        let bytes = try data(try context.resolve(bytesRef), context, path)
         guard bytes.count == 16 else {
             throw DecodingError.archiveCorrupted("NS.uuidbytes holds \(bytes.count) bytes, not 16", at: path)
         }

@@ -38,14 +38,14 @@ public final class KeyedUnarchiver {
 
     /// Opens an archive for reading its `$top` entries.
     public init(bytes: [UInt8], decoder: KeyedArchiveDecoder = .init()) throws {
-        let view: KeyedArchiveView
+        let table: ArchiveRecordTable
         do {
-            view = try KeyedArchiveView(bytes: bytes, options: decoder.options)
+            table = try ArchiveRecordTable(lazy: bytes, options: decoder.options)
         } catch {
             throw DecodingError.archiveCorrupted("The data is not a valid keyed archive: \(error)", at: .root, underlying: error)
         }
-        context = DecodingContext(decoder: decoder, view: view)
-        node = DecodingContext.Node(object: view.topDictionaryObject, uid: nil)
+        context = DecodingContext(decoder: decoder, table: table)
+        node = DecodingContext.Node(object: table.topDictionary, uid: nil)
         path = .root
     }
 
@@ -92,8 +92,8 @@ public final class KeyedUnarchiver {
     /// Whether the current object (or `$top`) has a value for `key`.
     public func containsValue(forKey key: String) -> Bool { context.field(key, of: node) != nil }
 
-    private func entry(_ key: String) -> DecodingContext.Node? {
-        context.field(key, of: node).map(context.resolve)
+    private func entry(_ key: String) throws -> DecodingContext.Node? {
+        try context.field(key, of: node).map(context.resolve)
     }
 
     private func keyPath(_ key: String) -> CodingPathNode { path.appending(ArchiveCodingKey(key)) }
@@ -102,7 +102,7 @@ public final class KeyedUnarchiver {
 
     /// The boolean for `key`, or false when missing.
     public func decodeBool(forKey key: String) throws -> Bool {
-        guard let n = entry(key) else { return false }
+        guard let n = try entry(key) else { return false }
         return try FoundationValues.bool(n, context, keyPath(key))
     }
 
@@ -114,13 +114,13 @@ public final class KeyedUnarchiver {
     public func decodeInt64(forKey key: String) throws -> Int64 { try decodeFixedWidth(Int64.self, key) }
 
     private func decodeFixedWidth<I: FixedWidthInteger>(_ type: I.Type, _ key: String) throws -> I {
-        guard let n = entry(key) else { return 0 }
+        guard let n = try entry(key) else { return 0 }
         return try FoundationValues.integer(I.self, n, context, keyPath(key))
     }
 
     /// The number for `key`, or 0 when missing.
     public func decodeDouble(forKey key: String) throws -> Double {
-        guard let n = entry(key) else { return 0 }
+        guard let n = try entry(key) else { return 0 }
         return try FoundationValues.double(n, context, keyPath(key))
     }
 
@@ -129,14 +129,14 @@ public final class KeyedUnarchiver {
 
     /// The string for `key`, or nil when missing or `$null`.
     public func decodeString(forKey key: String) throws -> String? {
-        guard let n = entry(key), !n.isNull else { return nil }
+        guard let n = try entry(key), !n.isNull else { return nil }
         try checkSecure(n, allowing: ["NSString"], key)
         return try FoundationValues.string(n, context, keyPath(key))
     }
 
     /// The bytes for `key` (data stored in place or an NSData), or nil.
     public func decodeBytes(forKey key: String) throws -> [UInt8]? {
-        guard let n = entry(key), !n.isNull else { return nil }
+        guard let n = try entry(key), !n.isNull else { return nil }
         return [UInt8](try FoundationValues.data(n, context, keyPath(key)))
     }
 
@@ -146,7 +146,7 @@ public final class KeyedUnarchiver {
     /// Decoding is type-directed: only what `type` asks for is read. With ``requiresSecureCoding`` the object's
     /// class must also be the one `type` archives as.
     public func decodeObject<T: Decodable>(of type: T.Type, forKey key: String) throws -> T? {
-        guard let n = entry(key), !n.isNull else { return nil }
+        guard let n = try entry(key), !n.isNull else { return nil }
         try checkSecure(n, allowing: Set(Self.archivedNames(type)), key)
         return try context.decode(type, node: n, path: keyPath(key))
     }
@@ -154,7 +154,7 @@ public final class KeyedUnarchiver {
     /// Decodes the ``ArchiveCoding`` object for `key`; nil when missing or `$null`. With
     /// ``requiresSecureCoding`` the object's class must be `type`'s.
     public func decodeObject<T: ArchiveCoding>(of type: T.Type, forKey key: String) throws -> T? {
-        guard let n = entry(key), !n.isNull else { return nil }
+        guard let n = try entry(key), !n.isNull else { return nil }
         let name = ArchiveNaming.archiveClass(for: type).name
         try checkSecure(n, allowing: [name], key)
         let decoded = try context.decodeCoding(type, node: n, path: keyPath(key))
@@ -167,7 +167,7 @@ public final class KeyedUnarchiver {
     /// Decodes the object for `key` into the Swift value its class maps to (see ``UnknownClassPolicy``).
     /// Refused with ``requiresSecureCoding``: name the classes with ``decodeObject(ofClasses:forKey:)``.
     public func decodeObject(forKey key: String) throws -> Any? {
-        guard let n = entry(key) else { return nil }
+        guard let n = try entry(key) else { return nil }
         if requiresSecureCoding {
             throw DecodingError.archiveCorrupted(
                 "secure decoding: decodeObject(forKey: \"\(key)\") names no allowed classes", at: keyPath(key))
@@ -183,7 +183,7 @@ public final class KeyedUnarchiver {
 
     /// Decodes the object for `key`; it and every object inside it must be of one of the archived class names.
     public func decodeObject(ofClassNames names: Set<String>, forKey key: String) throws -> Any? {
-        guard let n = entry(key) else { return nil }
+        guard let n = try entry(key) else { return nil }
         let saved = context.allowedClassNames
         context.allowedClassNames = names
         defer { context.allowedClassNames = saved }

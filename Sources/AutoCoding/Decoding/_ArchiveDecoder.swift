@@ -19,7 +19,7 @@ struct _ArchiveDecoder: Decoder {
             throw DecodingError.valueNotFound(
                 [String: Any].self, .init(codingPath: codingPathNode.path, debugDescription: "Found $null."))
         }
-        guard context.index.records[node.object].kind == .dictionary else {
+        guard context.kind(node) == .dictionary else {
             throw DecodingError.archiveTypeMismatch(
                 [String: Any].self, at: codingPathNode, found: context.describe(node))
         }
@@ -33,8 +33,9 @@ struct _ArchiveDecoder: Decoder {
 }
 
 extension _ArchiveDecoder: SingleValueDecodingContainer {
-    /// `$null`, and an `NSNull` instance, read as nil (so `NSNull` in an optional property is `nil`).
-    func decodeNil() -> Bool { node.isNull || context.className(of: node) == "NSNull" }
+    /// `$null`, and an `NSNull` instance, read as nil (so `NSNull` in an optional property is `nil`). Damage met
+    /// while reading the class reads as "not nil": the decode that follows reaches it again and throws.
+    func decodeNil() -> Bool { node.isNull || context.isNSNull(node) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try context.decode(type, node: node, path: codingPathNode)

@@ -37,7 +37,8 @@ extension DecodingContext {
         if let uid = node.uid { return resolver.resolve(ArchiveUID(uid)) }
         let value: ArchiveValue
         do {
-            value = try view.materialize(node.object, in: raw)
+            let view = try table.validatedView()
+            value = try view.materialize(node.object, in: view.raw)
         } catch {
             throw DecodingError.archiveCorrupted("\(error)", at: path)
         }

@@ -32,7 +32,7 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
             try Self.describing(owner, key) {
-                property = try context.decodeField(T.self, node: context.resolve(object), key: key, below: archive.codingPathNode)
+                property = try context.decodeField(T.self, node: try context.resolve(object), key: key, below: archive.codingPathNode)
             }
             return
         }
@@ -52,10 +52,10 @@ public struct AutoCodingReader {
         let context = archive.context
         for key in keys {
             guard let object = context.field(key, of: archive.node) else { continue }
-            let node = context.resolve(object)
+            let node = try context.resolve(object)
             // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
             // is for an absent key, so both re-encode as read.
-            if T.self != ArchivedValue.self, node.isNull || context.className(of: node) == "NSNull" {
+            if T.self != ArchivedValue.self, try node.isNull || context.className(of: node) == "NSNull" {
                 property = (T.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? T }
                 return
             }

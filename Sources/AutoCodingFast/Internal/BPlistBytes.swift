@@ -1,9 +1,10 @@
 /// Big-endian reads and writes over raw bytes: the only place the binary-plist code does pointer arithmetic.
 ///
 /// Callers check bounds first (the index validates every extent once); these helpers trust them.
+@usableFromInline
 enum BPlistBytes {
     /// Reads an unsigned big-endian integer of `width` bytes (1...8) at `offset`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func readUInt(_ bytes: UnsafeRawBufferPointer, at offset: Int, width: Int) -> UInt64 {
         switch width {
         case 1: return UInt64(bytes[offset])

@@ -22,6 +22,12 @@ package struct BPlistIndex: Sendable {
         /// byte width of an integer, real, date or UID.
         package var count: UInt32
         package var kind: Kind
+        /// Checks done on this object beyond its own record; always 0 in a ``BPlistIndex``. Only
+        /// ``ArchiveRecordTable`` sets it (see ``ArchiveRecordTable/entryChecked``), in the record's padding.
+        package var flags: UInt8 = 0
+
+        /// The record of an object not validated: holds nothing.
+        package static var none: Record { Record(offset: 0, count: 0, kind: .null) }
     }
 
     let trailer: BPlistTrailer

@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The record table the typed decoders read: one 16-byte slot per bplist object, each validated the first
+/// time a reader reaches it.
+///
+/// Two ways to fill it. ``init(lazy:options:)`` parses only the trailer and the four top-level entries, then
+/// validates each object on first touch with the checks (and error codes) of ``KeyedArchiveView``'s linear
+/// pass: marker, payload extent, string encoding, references in range, string keys, UIDs below the object
+/// count, and an `$objects` instance's `$class` naming a class descriptor. A decode that fails after a few
+/// hundred objects of a 2,000,000-object file has then paid for a few hundred objects, not for the file, and
+/// damage in objects the reader never reaches is never reported. ``init(view:)`` copies the records of a
+/// view that was validated whole, so decoding an opened view rechecks nothing.
+///
+/// What first touch does not prove, the readers must not assume: containers are not proven acyclic or
+/// shallow (the whole-file pass proves that), so a reader that follows references into plain containers
+/// bounds its own depth (the typed decoder's `maxDepth`); a reader that needs whole values uses
+/// ``validatedView()``, which runs the whole-file pass once.
+///
+/// Slots are zero-filled memory (an anonymous mapping when large), fresh pages from the kernel, so the slots
+/// of objects never touched cost neither time nor memory. A slot whose offset is 0 is not validated yet (a
+/// validated payload starts at byte 9 or later).
+///
+/// Not thread-safe: slots fill in as objects are read. One table per decode. (Its variables skip the runtime's
+/// exclusivity checks, which cost more than the reads they guard on the decoder's hot path; they are set only
+/// while the table is opened, and the counter only by first-touch validation.)
+package final class ArchiveRecordTable {
+    /// The flag bit of a slot whose object passed the `$objects` entry check (an instance names a class).
+    @usableFromInline static let entryChecked: UInt8 = 1
+    /// The flag bit of a slot whose object passed the class-descriptor check.
+    static let descriptorChecked: UInt8 = 2
+
+    package let storage: ArchiveBytes
+    /// The archive's bytes; valid as long as this table exists.
+    package let raw: UnsafeRawBufferPointer
+    /// The readers of ``BPlistIndex`` that take a record (strings, integers, reals, UIDs).
+    package let reader: BPlistIndex
+    let trailer: BPlistTrailer
+    @usableFromInline let slots: UnsafeMutablePointer<BPlistIndex.Record>
+    /// The number of bplist objects (slots).
+    package let count: Int
+    @usableFromInline let refSize: Int
+    /// UIDs must be below this: 2³² until the header is read, then the `$objects` count.
+    @exclusivity(unchecked) var uidLimit = Int(UInt32.max) + 1
+    let options: ArchiveReadingOptions
+    /// The size of the slots' allocation, and the size from which it is mapped rather than `calloc`ed (1 MiB).
+    private let slotBytes: Int
+    private static let mappingThreshold = 1 << 20
+    /// The whole-file view: given, or built by ``validatedView()`` when a reader needs it.
+    @exclusivity(unchecked) private var view: KeyedArchiveView?
+
+    /// The number of bplist objects validated so far (all of them for a table made from a view).
+    @exclusivity(unchecked) package internal(set) var validatedCount = 0
+    /// The bplist object number of the `$objects` array.
+    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = 0
+    /// The bplist object number of the `$top` dictionary.
+    @exclusivity(unchecked) package private(set) var topDictionary = 0
+    /// The number of entries in `$objects`.
+    @exclusivity(unchecked) package private(set) var objectCount = 0
+    /// The `$archiver` name.
+    @exclusivity(unchecked) package private(set) var archiver = ""
+    /// The `$version`.
+    @exclusivity(unchecked) package private(set) var version = 0
+
+    /// Opens a binary or XML keyed archive from untrusted bytes, checking only the trailer and the top-level
+    /// entries; everything else is checked as it is reached. (XML is converted through the whole-file
+    /// reader: it has no offsets to reach objects by.)
+    package convenience init(lazy bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
+        let storage = try ArchiveBytes.binaryPlist(from: bytes, options: options)
+        let trailer = try BPlistTrailer(parsing: storage.raw, options: options)
+        try self.init(storage: storage, trailer: trailer, options: options)
+        let header = try Header(table: self)
+        objectsArray = header.objects
+        topDictionary = header.top
+        archiver = header.archiver
+        version = header.version
+        objectCount = Int(slots[header.objects].count)
+        uidLimit = objectCount
+    }
+
+    /// A table holding the records of a view validated whole: every slot is filled and checked.
+    package convenience init(view: KeyedArchiveView) {
+        // The view's trailer parsed these bytes already; parsing again cannot fail.
+        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options)
+        view.index.records.withUnsafeBufferPointer { records in
+            for (object, record) in records.enumerated() {
+                var record = record
+                record.flags = Self.entryChecked | Self.descriptorChecked
+                slots[object] = record
+            }
+        }
+        validatedCount = count
+        self.view = view
+        objectsArray = view.objectsArray
+        topDictionary = view.topDictionary
+        objectCount = view.objectCount
+        archiver = view.archiver
+        version = view.version
+        uidLimit = objectCount
+    }
+
+    private init(storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions) throws(ArchiveError) {
+        // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
+        let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
+        // Large tables are mapped directly: the kernel's zero pages cost nothing until written. (calloc does the
+        // same above malloc's mmap threshold, but glibc raises that threshold to 32 MB after large frees, and
+        // below it calloc clears the whole block.)
+        let memory: UnsafeMutableRawPointer?
+        if byteCount >= Self.mappingThreshold {
+            let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+            memory = mapped == MAP_FAILED ? nil : mapped
+        } else {
+            memory = calloc(byteCount, 1)
+        }
+        guard let memory else {
+            throw ArchiveError(.limitExceeded, "cannot allocate a record table for \(trailer.objectCount) objects")
+        }
+        slotBytes = byteCount
+        self.storage = storage
+        raw = storage.raw
+        self.trailer = trailer
+        reader = BPlistIndex(recordReaderFor: trailer)
+        slots = memory.bindMemory(to: BPlistIndex.Record.self, capacity: byteCount / MemoryLayout<BPlistIndex.Record>.stride)
+        count = trailer.objectCount
+        refSize = trailer.objectRefSize
+        self.options = options
+    }
+
+    deinit {
+        if slotBytes >= Self.mappingThreshold { munmap(slots, slotBytes) } else { free(slots) }
+    }
+
+    // MARK: Reading (the decoder's hot path)
+
+    /// The validated record of bplist object `object`, validating it on first touch.
+    @inlinable @inline(__always)
+    package func record(_ object: Int) throws(ArchiveError) -> BPlistIndex.Record {
+        if UInt(bitPattern: object) < UInt(bitPattern: count) {
+            let record = slots[object]
+            if record.offset != 0 { return record }
+        }
+        return try validate(object)
+    }
+
+    /// The record of an object a reader has already validated (a node it resolved, a key of a validated
+    /// dictionary). An object not validated reads as an empty record, which every reader treats as holding
+    /// nothing, so a wrong caller gets a wrong answer, never an out-of-bounds read.
+    @inlinable @inline(__always)
+    package func validated(_ object: Int) -> BPlistIndex.Record {
+        UInt(bitPattern: object) < UInt(bitPattern: count) ? slots[object] : .none
+    }
+
+    /// The object number of element `i` of validated array `object`, or of key `i` (value `count + i`) of a
+    /// validated dictionary: checked in range when the container was validated.
+    @inlinable @inline(__always)
+    package func ref(_ object: Int, _ i: Int) -> Int {
+        Int(truncatingIfNeeded: BPlistBytes.readUInt(raw, at: validated(object).offset + i * refSize, width: refSize))
+    }
+
+    /// The bplist object number of `$objects[uid]` for a UID read from a validated UID record, after the
+    /// `$objects` entry check (an instance's `$class` names a class descriptor) on first touch.
+    @inlinable @inline(__always)
+    package func objectNumber(_ uid: UInt32) throws(ArchiveError) -> Int {
+        if Int(uid) < objectCount {
+            let object = ref(objectsArray, Int(uid))
+            if validated(object).flags & Self.entryChecked != 0 { return object }
+        }
+        return try checkEntry(uid)
+    }
+
+    /// The bplist object number of the value stored under `key` in validated dictionary `object`, or nil.
+    package func entry(of object: Int, key: String) -> Int? {
+        var slot = 0
+        return entry(of: object, key: key, startingAt: &slot)
+    }
+
+    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found.
+    /// Decoders read an object's keys in the order they were written, often asking for one key twice (`contains`,
+    /// then `decode`), so starting at the previous hit finds most keys at the first or second key compared.
+    package func entry(of object: Int, key: String, startingAt slot: inout Int) -> Int? {
+        let record = validated(object)
+        guard record.kind == .dictionary else { return nil }
+        let n = Int(record.count)
+        guard n > 0 else { return nil }
+        let start = slot < n ? slot : 0
+        var key = key
+        let found: Int? = key.withUTF8 { wanted in
+            var i = start
+            repeat {
+                // Keys were validated as strings with their dictionary.
+                let keyRecord = validated(ref(object, i))
+                if keyRecord.kind == .asciiString {
+                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) { return i }
+                } else if reader.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {
+                    return i
+                }
+                i = i + 1 == n ? 0 : i + 1
+            } while i != start
+            return nil
+        }
+        guard let found else { return nil }
+        slot = found
+        return ref(object, n + found)
+    }
+
+    /// The `$top` keys in file order.
+    package var topKeys: [String] {
+        let n = Int(validated(topDictionary).count)
+        return (0..<n).map { reader.makeString(validated(ref(topDictionary, $0)), in: raw) }
+    }
+
+    /// The bplist object number of the `$top` entry named `key`, checked to be a UID or a scalar.
+    package func topEntry(_ key: String) throws(ArchiveError) -> Int? {
+        guard let object = entry(of: topDictionary, key: key) else { return nil }
+        guard try !record(object).kind.isContainer else {
+            throw ArchiveError.unexpectedType("$top[\"\(key)\"] is a container, not a UID or scalar")
+        }
+        return object
+    }
+
+    /// The class chain (`$classes`) of the checked `$objects` instance `object`; empty when it has none.
+    package func classChain(ofInstance object: Int) throws(ArchiveError) -> [String] {
+        guard let classRef = entry(of: object, key: ArchiveKey.class), try record(classRef).kind == .uid else { return [] }
+        let descriptor = try objectNumber(reader.uid(validated(classRef), in: raw))
+        guard let chain = entry(of: descriptor, key: ArchiveKey.classes), try record(chain).kind == .array else { return [] }
+        var names: [String] = []
+        for i in 0..<Int(validated(chain).count) {
+            let name = try record(ref(chain, i))
+            guard name.kind == .asciiString || name.kind == .utf16String else { return [] }
+            names.append(reader.makeString(name, in: raw))
+        }
+        return names
+    }
+
+    /// The archive validated whole (``KeyedArchiveView``), for readers that need whole values: runs the
+    /// whole-file pass the first time, over the same bytes.
+    package func validatedView() throws(ArchiveError) -> KeyedArchiveView {
+        if let view { return view }
+        let view = try KeyedArchiveView(storage: storage, options: options)
+        self.view = view
+        return view
+    }
+}
