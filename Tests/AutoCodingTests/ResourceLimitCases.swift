@@ -15,6 +15,8 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
     case sharedReferenceBombLibplist
     /// The bomb inside a keyed archive, decoded to the dynamic object graph.
     case sharedReferenceBombGraph
+    /// The bomb inside a keyed archive, decoded into Codable values (each reference decoded again).
+    case sharedReferenceBombTyped
     /// 1,000,000 arrays, each holding the next.
     case millionDeepPlist
     /// 1,000,000 nested `<array>` elements.
@@ -41,7 +43,7 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
         case .sharedReferenceBomb, .sharedReferenceBombLibplist, .sharedReferenceBombGraph, .hugeXML:
             "limitExceeded"
         case .millionDeepPlist, .millionDeepXML: "depthLimitExceeded"
-        case .millionDeepObjectGraph: "dataCorrupted"
+        case .millionDeepObjectGraph, .sharedReferenceBombTyped: "dataCorrupted"
         case .arrayCountBeyondTheFile, .objectCountBeyondTheFile, .twoGiBLengthField: "truncated"
         case .millionsOfTinyObjects: "invalidObject"
         }
@@ -61,6 +63,9 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
         case .sharedReferenceBombGraph:
             let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 30)
             return { catching { _ = try ArchiveGraph(bytes: bytes) } }
+        case .sharedReferenceBombTyped:
+            let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 30)
+            return { catching { _ = try KeyedArchiveDecoder().decode(LimitBombHolder.self, from: bytes) } }
         case .millionDeepPlist:
             let bytes = HostilePlists.nestedArrays(levels: 1_000_000, fanOut: 1)
             return { catching { _ = try ArchiveValue(propertyList: bytes) } }
@@ -107,6 +112,21 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
         } catch {
             return error
         }
+    }
+}
+
+/// The instance holding the bomb, decoded as a value.
+struct LimitBombHolder: Decodable {
+    var payload: LimitNest
+}
+
+/// An array of arrays as a value: each shared array is decoded once per reference.
+struct LimitNest: Decodable {
+    var elements: [LimitNest] = []
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd { elements.append(try container.decode(LimitNest.self)) }
     }
 }
 

@@ -32,6 +32,11 @@ final class DecodingContext {
     let registry: ArchiveClassRegistry
     private let maxDepth: Int
     @exclusivity(unchecked) private var depth = 0
+    /// Containers and value-type instances decoded so far, and how many may be. An entry decoded as a value
+    /// (a struct, an array) is decoded again for each reference to it, so arrays referring twice to the next
+    /// would expand a 30-object file into 2³⁰ values: the budget keeps that linear in the file.
+    @exclusivity(unchecked) private var expandedValues = 0
+    private let maxExpandedValues: Int
     /// Where the next key lookup starts: the slot after the previous hit (see `KeyedArchiveView.entry`).
     @exclusivity(unchecked) private var keySlot = 0
     /// Decoded class instances by UID, so that every reference to one object yields the same instance.
@@ -72,6 +77,9 @@ final class DecodingContext {
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
         maxDepth = decoder.maxDepth
+        // 16 decodes per bplist object covers real sharing (an entry referenced from many objects costs as
+        // many objects); only sharing of sharing, a reference bomb, goes past it.
+        maxExpandedValues = min(decoder.options.maxExpandedNodeCount, 16 * table.count + 65_536)
         instances = InstanceTable(count: table.objectCount)
     }
 
@@ -340,11 +348,18 @@ final class DecodingContext {
         try drainFills()
     }
 
-    /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth``.
+    /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth`` or the
+    /// expansion budget.
     @inline(__always)
     func nested<R>(_ path: CodingPathNode, _ body: () throws -> R) throws -> R {
         guard depth < maxDepth else {
             throw DecodingError.archiveCorrupted("values nest deeper than maxDepth \(maxDepth)", at: path)
+        }
+        expandedValues += 1
+        guard expandedValues <= maxExpandedValues else {
+            throw DecodingError.archiveCorrupted(
+                "shared entries expand into more than \(maxExpandedValues) decoded values (16 per object of the "
+                    + "archive, at most options.maxExpandedNodeCount): a reference bomb", at: path)
         }
         depth += 1
         defer { depth -= 1 }
