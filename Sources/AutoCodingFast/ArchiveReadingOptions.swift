@@ -35,6 +35,10 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// expand anything.
     public var maxExpandedNodeCount: Int = 64 << 20
 
+    /// The largest XML plist read, in bytes (checked before libplist sees it). libplist builds about 130 bytes
+    /// of tree per element, so 16 MiB of XML can cost about 300 MB. Default: 16 MiB.
+    public var maxXMLInputBytes: Int = 16 << 20
+
     /// Whether a keyed archive must have `$version` 100000. Default: `true`.
     public var requiresKnownVersion: Bool = true
 

@@ -107,6 +107,17 @@ struct LibplistBridgeTests {
 
     // MARK: XML limits, checked before libplist runs
 
+    @Test func rejectsXMLLargerThanMaxXMLInputBytesBeforeParsing() throws {
+        let xml = Array(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array><true/><true/></array></plist>"#.utf8)
+        var options = ArchiveReadingOptions()
+        options.maxXMLInputBytes = xml.count - 1
+        let error = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: xml, options: options) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("maxXMLInputBytes") == true)
+        options.maxXMLInputBytes = xml.count
+        #expect(try ArchiveValue(propertyList: xml, options: options) == .array([.bool(true), .bool(true)]))
+    }
+
     @Test func rejectsXMLDeeperThanTheDepthLimitBeforeParsing() {
         var options = ArchiveReadingOptions()
         options.depthLimit = 8

@@ -23,12 +23,6 @@ enum LibplistBridge {
     /// them far from the end of a thread's stack while accepting anything the default reader accepts.
     static let maxWriteDepth = 1024
 
-    /// The largest XML property list handed to libplist: 16 MiB. libplist builds about 130 bytes of tree per
-    /// element, so 7-byte elements such as `<true/>` cost about 19 times their size (some 300 MB here); keyed
-    /// archives are rarely XML and rarely large. (A fixed limit for now: adding it to ``ArchiveReadingOptions``
-    /// made debug test builds crash in Swift 6.3.1, see SECURITY.md.)
-    static let maxXMLInputBytes = 16 << 20
-
     // MARK: Reading
 
     /// Parses binary plist bytes that the native validator (``BPlistIndex``) has already accepted.
@@ -62,7 +56,7 @@ enum LibplistBridge {
     /// Parses an XML plist.
     ///
     /// Before libplist sees the bytes, checks the size (``ArchiveReadingOptions/maxInputBytes``,
-    /// ``maxXMLInputBytes``, and below
+    /// ``ArchiveReadingOptions/maxXMLInputBytes``, and below
     /// `UInt32.max` since libplist takes 32-bit lengths) and scans the markup as libplist will tokenize it:
     /// the nesting depth of `<array>`/`<dict>` (``ArchiveReadingOptions/depthLimit``), the number of elements
     /// (``ArchiveReadingOptions/maxObjectCount``), and the text of every `<integer>`, `<real>`, `<date>` and
@@ -80,10 +74,10 @@ enum LibplistBridge {
                 "XML plist of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes)"
             )
         }
-        guard bytes.count <= maxXMLInputBytes else {
+        guard bytes.count <= options.maxXMLInputBytes else {
             throw ArchiveError(
                 .limitExceeded,
-                "XML plist of \(bytes.count) bytes exceeds the XML limit of \(maxXMLInputBytes) bytes"
+                "XML plist of \(bytes.count) bytes exceeds maxXMLInputBytes \(options.maxXMLInputBytes)"
             )
         }
         guard bytes.count < Int(UInt32.max) else {
