@@ -108,6 +108,20 @@ struct ArchiveFormTests {
             guard case EncodingError.invalidValue(_, let context) = error else { return false }
             return context.debugDescription.contains("inline and referenced apply to numbers")
         }
+        // A class instance may be shared: it is never given another class.
+        struct Pinned: Encodable {
+            var pin = FormPin()
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AutoCodingKey.self)
+                try AutoCodingSupport.encode(pin, to: &container, key: "pin", as: [.archiveClass("NSMutableArray")], in: encoder)
+            }
+        }
+        #expect {
+            _ = try KeyedArchiveEncoder().encode(Pinned())
+        } throws: { error in
+            guard case EncodingError.invalidValue(_, let context) = error else { return false }
+            return context.debugDescription.contains("NSMutableArray applies to collections, strings and data")
+        }
     }
 
     @Test func graphValueFieldsKeepWhatTheyHold() throws {

@@ -65,6 +65,9 @@ final class EncodingContext {
         return uid
     }
 
+    /// How `type` encodes (cached per type).
+    func encodeKind<T>(of type: T.Type) -> EncodeKind { kinds.kind(of: type) }
+
     /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
     func encodeReference<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveValue {
         switch kinds.kind(of: T.self) {

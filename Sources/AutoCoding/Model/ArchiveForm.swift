@@ -35,7 +35,8 @@ public struct ArchiveForm: Sendable, Hashable {
     /// `valueKey` (`NSMutableString` with `NS.string`, `NSMutableData` with `NS.data` by default; some
     /// archivers write `NS.bytes`). `name` is the class; `superclasses` its chain above it.
     public static func archiveClass(_ name: String, _ superclasses: String..., valueKey: String? = nil) -> ArchiveForm {
-        archiveClass(ArchiveClass(name: name, chain: superclasses.isEmpty ? [] : [name] + superclasses), valueKey: valueKey)
+        let chain = superclasses.isEmpty ? [] : [name] + superclasses
+        return archiveClass(ArchiveClass(name: name, chain: chain), valueKey: valueKey)
     }
 
     /// The value is archived as an instance of `archiveClass` (see ``archiveClass(_:_:valueKey:)``).
