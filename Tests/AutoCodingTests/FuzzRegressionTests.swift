@@ -69,3 +69,45 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(!graph.isEquivalent(to: ArchiveGraph(root: .object(other))))
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    static let zero = Double(0).bitPattern, negativeZero = Double(-0.0).bitPattern
+
+    static func bits(_ rect: ArchiveRect) -> [UInt64] {
+        [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height].map(\.bitPattern)
+    }
+
+    /// roundtrip target: an `ArchiveRect` with a component of `-0.0` came back with `0.0`. The NSValue text form
+    /// (`NS.rectval` `"{{x, y}, {w, h}}"`) spelled integral values through `Int64`, which has no negative zero;
+    /// it now writes `-0` (as `%g` does in Apple's `NSStringFromRect`), which reads back as `-0.0`.
+    @Test func aNegativeZeroGeometryComponentKeepsItsSign() throws {
+        let rect = ArchiveRect(x: -0.0, y: 0, width: -0.0, height: -0.0)
+        let archive = try KeyedArchiveEncoder().encodeArchive(rect)
+        #expect(archive.objects.contains(.string("{{-0, 0}, {-0, -0}}")))
+        let bytes = archive.binaryPlist()
+        #expect(Self.bits(try KeyedArchiveDecoder().decode(ArchiveRect.self, from: bytes)) == Self.bits(rect))
+        let dynamic = try #require(try KeyedUnarchiver(bytes: bytes).decodeObject(forKey: "root") as? ArchiveRect)
+        #expect(Self.bits(dynamic) == Self.bits(rect))
+        // Through the graph and its JSON text, which carry the NSValue string as it is.
+        let viaJSON = try ArchiveGraph(json: try ArchiveGraph(bytes: bytes).json()).binaryPlist()
+        #expect(Self.bits(try KeyedArchiveDecoder().decode(ArchiveRect.self, from: viaJSON)) == Self.bits(rect))
+
+        let point = try KeyedArchiveDecoder().decode(
+            ArchivePoint.self, from: try KeyedArchiveEncoder().encodeBytes(ArchivePoint(x: -0.0, y: 0)))
+        #expect([point.x.bitPattern, point.y.bitPattern] == [Self.negativeZero, Self.zero])
+        let size = try KeyedArchiveDecoder().decode(
+            ArchiveSize.self, from: try KeyedArchiveEncoder().encodeBytes(ArchiveSize(width: 0, height: -0.0)))
+        #expect([size.width.bitPattern, size.height.bitPattern] == [Self.zero, Self.negativeZero])
+    }
+
+    /// Found while checking the graph JSON for the same loss: a date at `-0.0` seconds printed as
+    /// `{"$date": "2001-01-01T00:00:00Z"}` alone, since the ISO text's `0.0` compared `==` to `-0.0`, and read
+    /// back as `0.0`. Exactness is now judged bit for bit, so such a date also carries `"$time": -0.0`.
+    @Test func aDateAtNegativeZeroSecondsKeepsItsSignThroughGraphJSON() throws {
+        let value = ArchiveValue.date(Date(timeIntervalSinceReferenceDate: -0.0))
+        let text = value.json(prettyPrinted: false)
+        #expect(text.contains("$time"), "\(text)")
+        guard case .date(let date) = try ArchiveValue(json: text) else { throw ArchiveJSONError("not a date: \(text)") }
+        #expect(date.timeIntervalSinceReferenceDate.bitPattern == Self.negativeZero, "\(text)")
+    }
+}

@@ -615,7 +615,8 @@ enum ISO8601Text {
             // Rounding up to a whole second would need a carry into the seconds; the next width will do.
             guard scaled < scale, let units = Int64(exactly: scaled) else { continue }
             let text = digits == 0 ? base + "Z" : base + "." + pad(units, digits) + "Z"
-            if parse(text) == time { return (text, true) }
+            // Bit for bit: `==` would call the text of 0 exact for a time of -0.0 and drop the sign.
+            if parse(text)?.bitPattern == time.bitPattern { return (text, true) }
             best = text
         }
         return (best, false)
