@@ -91,7 +91,15 @@ private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
     }
     var roots = OrderedDictionary<String, ArchivedValue>()
     roots["root"] = .object(objects[0])
-    if input.bool() { roots[input.string()] = value(&input, depth: 0) }
+    // A second root: an object, a scalar or null, what `$top` can hold (`ArchiveGraph.roots`; every reader
+    // refuses a container there, so an in-place array or dictionary root is not a valid graph).
+    if input.bool() {
+        switch input.int(below: 3) {
+        case 0: roots[input.string()] = .null
+        case 1: roots[input.string()] = .object(objects[input.int(below: count)])
+        default: roots[input.string()] = input.bool() ? .reference(scalar(&input)) : .inline(scalar(&input))
+        }
+    }
     return ArchiveGraph(roots: roots)
 }
 

@@ -111,3 +111,28 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(date.timeIntervalSinceReferenceDate.bitPattern == Self.negativeZero, "\(text)")
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    /// roundtrip target, crash-26eb622e: the harness gave a graph a second root that was an in-place array, and
+    /// the archive it wrote did not read back ("$top[…] is a container, not a UID or scalar"): every archive reader
+    /// refuses a container in `$top`, where Apple writes only UIDs and scalars. Such a root is outside what
+    /// `ArchiveGraph.roots` can hold (now documented, and the harness no longer makes one); the graph JSON reader,
+    /// which accepted it from untrusted text, now refuses it like the others.
+    @Test func aContainerInTopIsRefusedByTheGraphJSONReaderAsByTheArchiveReaders() throws {
+        for container in ["[1, 2]", #"{"a": 1}"#] {
+            let text = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": null, "list": \#(container)}}"#
+            let error = #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: text) }
+            #expect(error?.reason.contains("$top[\"list\"] is a container") == true, "\(error?.reason ?? "")")
+        }
+        var graph = ArchiveGraph(root: .null)
+        graph.roots["list"] = .array([.inline(.integer(1))])
+        let error = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: graph.binaryPlist()) }
+        #expect(error?.code == .unexpectedType)
+        // Objects, scalars and null stay valid roots, through the archive and the JSON text.
+        graph.roots["list"] = .reference(.string("fine"))
+        graph.roots["count"] = .inline(.integer(3))
+        let back = try ArchiveGraph(bytes: graph.binaryPlist())
+        #expect(back.isEquivalent(to: graph))
+        #expect(try ArchiveGraph(json: back.json()).isEquivalent(to: graph))
+    }
+}

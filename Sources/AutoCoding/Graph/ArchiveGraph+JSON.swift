@@ -1122,7 +1122,16 @@ struct GraphJSONBuilder {
             return try document(frame.entries)
         case .top:
             var roots = OrderedDictionary<String, ArchivedValue>(minimumCapacity: frame.entries.count)
-            for (key, node) in frame.entries { roots[key] = Self.graphValue(node) }
+            for (key, node) in frame.entries {
+                let value = Self.graphValue(node)
+                // The archive readers refuse a container in `$top` (Apple writes only UIDs and scalars there), so
+                // a graph holding one would write an archive that does not read back.
+                switch value {
+                case .array, .dictionary:
+                    throw ArchiveJSONError("$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
+                default: roots[key] = value
+                }
+            }
             return .roots(roots)
         case .graph:
             return .graph(try graphObject(frame.entries))
