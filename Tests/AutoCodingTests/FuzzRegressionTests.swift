@@ -136,3 +136,20 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(try ArchiveGraph(json: back.json()).isEquivalent(to: graph))
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    /// roundtrip target, crash-8e370220: an `App.Node` with a field named `$class` (holding `{"$null": null}`)
+    /// came back without it: the writer keeps the instance's class under `$class`, so the field was overwritten.
+    /// No archive can hold such a field; `ArchivedObject.fields` now says so, the harness no longer makes one, and
+    /// the graph JSON reader, which made one from `"$$class"` in untrusted text, refuses it.
+    @Test func aFieldNamedClassIsRefusedByTheGraphJSONReaderSinceNoArchiveCanHoldIt() throws {
+        let text = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": {"$class": "App.Node", "$$class": {"$null": null}}}}"#
+        let error = #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: text) }
+        #expect(error?.reason.contains("field named \"$class\"") == true, "\(error?.reason ?? "")")
+        // Other `$`-names stay fields, through the JSON text and an archive.
+        let other = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": {"$class": "App.Node", "$$classes": 1, "$null": 2}}}"#
+        let graph = try ArchiveGraph(json: other)
+        #expect(graph.root?.object?.fields.keys.elements == ["$classes", "$null"])
+        #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
+    }
+}

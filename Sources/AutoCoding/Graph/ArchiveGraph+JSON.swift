@@ -1221,7 +1221,13 @@ struct GraphJSONBuilder {
                     throw ArchiveJSONError(
                         "unexpected marker \"\(key)\" in an object; escape field names as \"$\(key)\"")
                 }
-                fields[GraphJSONKey.unescape(key)] = Self.graphValue(node)
+                let field = GraphJSONKey.unescape(key)
+                // An instance's `$class` entry is its class reference: the writer puts the class there, so such a
+                // field would be lost on the way to an archive (and no archive reader makes one).
+                guard field != ArchiveKey.class else {
+                    throw ArchiveJSONError("an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
+                }
+                fields[field] = Self.graphValue(node)
             }
         }
         let archiveClass = ArchiveClass(name: name ?? "", chain: chain)
