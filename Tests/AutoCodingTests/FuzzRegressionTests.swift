@@ -153,3 +153,27 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    struct Floats: Codable {
+        var value: Float
+        var list: [Float]
+    }
+
+    /// roundtrip target, crash-f850a182: a `Float` signaling NaN (`snan(0x57fce)`) came back as the quiet
+    /// `nan(0x57fce)`. A `Float` is archived as a `Double`, and the hardware conversion quiets a signaling NaN;
+    /// the conversion is now done on the bits, both ways, for NaNs.
+    @Test(arguments: [
+        Float(bitPattern: 0x7F85_7FCE), Float(bitPattern: 0xFF80_0001), Float(bitPattern: 0x7FC0_1234), -Float.nan, 1.5, -0.0,
+    ])
+    func aFloatNaNKeepsItsSignalingBitAndPayload(_ value: Float) throws {
+        let bytes = try KeyedArchiveEncoder().encodeBytes(Floats(value: value, list: [value]))
+        let back = try KeyedArchiveDecoder().decode(Floats.self, from: bytes)
+        #expect(back.value.bitPattern == value.bitPattern)
+        #expect(back.list.map(\.bitPattern) == [value.bitPattern])
+        let archiver = KeyedArchiver()
+        archiver.encode(value, forKey: "f")
+        let unarchiver = try KeyedUnarchiver(bytes: try archiver.finishEncoding().binaryPlist())
+        #expect(try unarchiver.decodeFloat(forKey: "f").bitPattern == value.bitPattern)
+    }
+}
