@@ -86,12 +86,25 @@ private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
             object.fields["NSAttributes"] = value(&input, depth: 0)
         case "NSNull": break
         default:
-            for _ in 0..<input.int(below: 4) { object.fields[input.string()] = value(&input, depth: 0) }
+            for _ in 0..<input.int(below: 4) {
+                // Any name but `$class`, which an archived instance keeps for its class (`ArchivedObject.fields`).
+                let name = input.string()
+                let field = value(&input, depth: 0)
+                if name != "$class" { object.fields[name] = field }
+            }
         }
     }
     var roots = OrderedDictionary<String, ArchivedValue>()
     roots["root"] = .object(objects[0])
-    if input.bool() { roots[input.string()] = value(&input, depth: 0) }
+    // A second root: an object, a scalar or null, what `$top` can hold (`ArchiveGraph.roots`; every reader
+    // refuses a container there, so an in-place array or dictionary root is not a valid graph).
+    if input.bool() {
+        switch input.int(below: 3) {
+        case 0: roots[input.string()] = .null
+        case 1: roots[input.string()] = .object(objects[input.int(below: count)])
+        default: roots[input.string()] = input.bool() ? .reference(scalar(&input)) : .inline(scalar(&input))
+        }
+    }
     return ArchiveGraph(roots: roots)
 }
 
@@ -100,7 +113,9 @@ private func roundTripGraph(_ input: inout FuzzInput) {
     let bytes = graph.binaryPlist()
     let back: ArchiveGraph
     do { back = try ArchiveGraph(bytes: bytes) } catch { fuzzFailure("an encoded graph does not decode: \(error)") }
-    guard graph.isEquivalent(to: back) else { fuzzFailure("graph round trip is not equivalent") }
+    guard graph.isEquivalent(to: back) else {
+        fuzzFailure("graph round trip is not equivalent:\n\(graph.json(prettyPrinted: false))\n\(back.json(prettyPrinted: false))")
+    }
     // The same archive through libplist's XML writer and reader (CF$UID both ways) must still decode.
     if let xml = try? graph.keyedArchive().propertyList.xmlPropertyList() {
         do { _ = try ArchiveGraph(bytes: xml) } catch { fuzzFailure("XML of an encoded graph does not decode: \(error)") }

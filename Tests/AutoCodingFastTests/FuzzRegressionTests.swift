@@ -59,3 +59,21 @@ struct FuzzRegressionTests {
         #expect(binary.arrayValue?.count == 1)
     }
 }
+
+extension FuzzRegressionTests {
+    /// roundtrip target, crash-b0107a32: a graph holding the plain dictionary `{"CF$UID": -39297643394498305}`
+    /// wrote XML that did not read back ("CF$UID dictionary holds …, outside 0...4294967295"), since XML spells a
+    /// UID as exactly that dictionary; with an integer in range it read back as a UID, silently. The XML writer now
+    /// refuses such a dictionary; the binary form, which has a UID type, still holds it.
+    @Test(arguments: [ArchiveValue.integer(-39_297_643_394_498_305), .integer(5), .unsignedInteger(1 << 63)])
+    func aDictionaryThatXMLWouldReadAsAUIDIsRefusedByTheXMLWriter(_ number: ArchiveValue) throws {
+        let value = ArchiveValue.array([.dictionary(["CF$UID": number])])
+        let error = #expect(throws: ArchiveError.self) { try value.xmlPropertyList() }
+        #expect(error?.reason.contains("CF$UID") == true, "\(error?.reason ?? "")")
+        #expect(try ArchiveValue(propertyList: value.binaryPropertyList()) == value)
+        // Other CF$UID dictionaries (another value type, or more keys) are plain dictionaries both ways.
+        for other in [ArchiveValue.dictionary(["CF$UID": .string("5")]), .dictionary(["CF$UID": .integer(5), "b": .bool(true)])] {
+            #expect(try ArchiveValue(propertyList: other.xmlPropertyList()) == other)
+        }
+    }
+}

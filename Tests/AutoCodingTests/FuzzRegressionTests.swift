@@ -69,3 +69,111 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(!graph.isEquivalent(to: ArchiveGraph(root: .object(other))))
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    static let zero = Double(0).bitPattern, negativeZero = Double(-0.0).bitPattern
+
+    static func bits(_ rect: ArchiveRect) -> [UInt64] {
+        [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height].map(\.bitPattern)
+    }
+
+    /// roundtrip target: an `ArchiveRect` with a component of `-0.0` came back with `0.0`. The NSValue text form
+    /// (`NS.rectval` `"{{x, y}, {w, h}}"`) spelled integral values through `Int64`, which has no negative zero;
+    /// it now writes `-0` (as `%g` does in Apple's `NSStringFromRect`), which reads back as `-0.0`.
+    @Test func aNegativeZeroGeometryComponentKeepsItsSign() throws {
+        let rect = ArchiveRect(x: -0.0, y: 0, width: -0.0, height: -0.0)
+        let archive = try KeyedArchiveEncoder().encodeArchive(rect)
+        #expect(archive.objects.contains(.string("{{-0, 0}, {-0, -0}}")))
+        let bytes = archive.binaryPlist()
+        #expect(Self.bits(try KeyedArchiveDecoder().decode(ArchiveRect.self, from: bytes)) == Self.bits(rect))
+        let dynamic = try #require(try KeyedUnarchiver(bytes: bytes).decodeObject(forKey: "root") as? ArchiveRect)
+        #expect(Self.bits(dynamic) == Self.bits(rect))
+        // Through the graph and its JSON text, which carry the NSValue string as it is.
+        let viaJSON = try ArchiveGraph(json: try ArchiveGraph(bytes: bytes).json()).binaryPlist()
+        #expect(Self.bits(try KeyedArchiveDecoder().decode(ArchiveRect.self, from: viaJSON)) == Self.bits(rect))
+
+        let point = try KeyedArchiveDecoder().decode(
+            ArchivePoint.self, from: try KeyedArchiveEncoder().encodeBytes(ArchivePoint(x: -0.0, y: 0)))
+        #expect([point.x.bitPattern, point.y.bitPattern] == [Self.negativeZero, Self.zero])
+        let size = try KeyedArchiveDecoder().decode(
+            ArchiveSize.self, from: try KeyedArchiveEncoder().encodeBytes(ArchiveSize(width: 0, height: -0.0)))
+        #expect([size.width.bitPattern, size.height.bitPattern] == [Self.zero, Self.negativeZero])
+    }
+
+    /// Found while checking the graph JSON for the same loss: a date at `-0.0` seconds printed as
+    /// `{"$date": "2001-01-01T00:00:00Z"}` alone, since the ISO text's `0.0` compared `==` to `-0.0`, and read
+    /// back as `0.0`. Exactness is now judged bit for bit, so such a date also carries `"$time": -0.0`.
+    @Test func aDateAtNegativeZeroSecondsKeepsItsSignThroughGraphJSON() throws {
+        let value = ArchiveValue.date(Date(timeIntervalSinceReferenceDate: -0.0))
+        let text = value.json(prettyPrinted: false)
+        #expect(text.contains("$time"), "\(text)")
+        guard case .date(let date) = try ArchiveValue(json: text) else { throw ArchiveJSONError("not a date: \(text)") }
+        #expect(date.timeIntervalSinceReferenceDate.bitPattern == Self.negativeZero, "\(text)")
+    }
+}
+
+extension ObjectLayerFuzzRegressionTests {
+    /// roundtrip target, crash-26eb622e: the harness gave a graph a second root that was an in-place array, and
+    /// the archive it wrote did not read back ("$top[…] is a container, not a UID or scalar"): every archive reader
+    /// refuses a container in `$top`, where Apple writes only UIDs and scalars. Such a root is outside what
+    /// `ArchiveGraph.roots` can hold (now documented, and the harness no longer makes one); the graph JSON reader,
+    /// which accepted it from untrusted text, now refuses it like the others.
+    @Test func aContainerInTopIsRefusedByTheGraphJSONReaderAsByTheArchiveReaders() throws {
+        for container in ["[1, 2]", #"{"a": 1}"#] {
+            let text = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": null, "list": \#(container)}}"#
+            let error = #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: text) }
+            #expect(error?.reason.contains("$top[\"list\"] is a container") == true, "\(error?.reason ?? "")")
+        }
+        var graph = ArchiveGraph(root: .null)
+        graph.roots["list"] = .array([.inline(.integer(1))])
+        let error = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: graph.binaryPlist()) }
+        #expect(error?.code == .unexpectedType)
+        // Objects, scalars and null stay valid roots, through the archive and the JSON text.
+        graph.roots["list"] = .reference(.string("fine"))
+        graph.roots["count"] = .inline(.integer(3))
+        let back = try ArchiveGraph(bytes: graph.binaryPlist())
+        #expect(back.isEquivalent(to: graph))
+        #expect(try ArchiveGraph(json: back.json()).isEquivalent(to: graph))
+    }
+}
+
+extension ObjectLayerFuzzRegressionTests {
+    /// roundtrip target, crash-8e370220: an `App.Node` with a field named `$class` (holding `{"$null": null}`)
+    /// came back without it: the writer keeps the instance's class under `$class`, so the field was overwritten.
+    /// No archive can hold such a field; `ArchivedObject.fields` now says so, the harness no longer makes one, and
+    /// the graph JSON reader, which made one from `"$$class"` in untrusted text, refuses it.
+    @Test func aFieldNamedClassIsRefusedByTheGraphJSONReaderSinceNoArchiveCanHoldIt() throws {
+        let text = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": {"$class": "App.Node", "$$class": {"$null": null}}}}"#
+        let error = #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: text) }
+        #expect(error?.reason.contains("field named \"$class\"") == true, "\(error?.reason ?? "")")
+        // Other `$`-names stay fields, through the JSON text and an archive.
+        let other = #"{"$archiver": "NSKeyedArchiver", "$top": {"root": {"$class": "App.Node", "$$classes": 1, "$null": 2}}}"#
+        let graph = try ArchiveGraph(json: other)
+        #expect(graph.root?.object?.fields.keys.elements == ["$classes", "$null"])
+        #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
+    }
+}
+
+extension ObjectLayerFuzzRegressionTests {
+    struct Floats: Codable {
+        var value: Float
+        var list: [Float]
+    }
+
+    /// roundtrip target, crash-f850a182: a `Float` signaling NaN (`snan(0x57fce)`) came back as the quiet
+    /// `nan(0x57fce)`. A `Float` is archived as a `Double`, and the hardware conversion quiets a signaling NaN;
+    /// the conversion is now done on the bits, both ways, for NaNs.
+    @Test(arguments: [
+        Float(bitPattern: 0x7F85_7FCE), Float(bitPattern: 0xFF80_0001), Float(bitPattern: 0x7FC0_1234), -Float.nan, 1.5, -0.0,
+    ])
+    func aFloatNaNKeepsItsSignalingBitAndPayload(_ value: Float) throws {
+        let bytes = try KeyedArchiveEncoder().encodeBytes(Floats(value: value, list: [value]))
+        let back = try KeyedArchiveDecoder().decode(Floats.self, from: bytes)
+        #expect(back.value.bitPattern == value.bitPattern)
+        #expect(back.list.map(\.bitPattern) == [value.bitPattern])
+        let archiver = KeyedArchiver()
+        archiver.encode(value, forKey: "f")
+        let unarchiver = try KeyedUnarchiver(bytes: try archiver.finishEncoding().binaryPlist())
+        #expect(try unarchiver.decodeFloat(forKey: "f").bitPattern == value.bitPattern)
+    }
+}

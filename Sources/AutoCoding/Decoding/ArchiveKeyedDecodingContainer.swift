@@ -61,7 +61,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(key) { try FoundationValues.string($0, context, $1) } }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(key) { try FoundationValues.bool($0, context, $1) } }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(key) { try FoundationValues.double($0, context, $1) } }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try decode(Double.self, forKey: key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { FloatBits.float(try decode(Double.self, forKey: key)) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }

@@ -24,7 +24,7 @@ enum FoundationValues {
         if T.self == UInt32.self { return same(try integer(UInt32.self, node, context, path), T.self) }
         if T.self == UInt16.self { return same(try integer(UInt16.self, node, context, path), T.self) }
         if T.self == UInt8.self { return same(try integer(UInt8.self, node, context, path), T.self) }
-        if T.self == Float.self { return same(Float(try double(node, context, path)), T.self) }
+        if T.self == Float.self { return same(FloatBits.float(try double(node, context, path)), T.self) }
         if T.self == Data.self { return same(try data(node, context, path), T.self) }
         if T.self == Date.self { return same(try date(node, context, path), T.self) }
         if T.self == URL.self { return same(try url(node, context, path), T.self) }

@@ -125,7 +125,7 @@ public final class KeyedUnarchiver {
     }
 
     /// The number for `key`, or 0 when missing.
-    public func decodeFloat(forKey key: String) throws -> Float { Float(try decodeDouble(forKey: key)) }
+    public func decodeFloat(forKey key: String) throws -> Float { FloatBits.float(try decodeDouble(forKey: key)) }
 
     /// The string for `key`, or nil when missing or `$null`.
     public func decodeString(forKey key: String) throws -> String? {

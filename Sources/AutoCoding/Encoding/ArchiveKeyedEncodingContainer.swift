@@ -17,7 +17,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         set(.uid(encoder.context.builder.append(.string(value))), key)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws { set(.real(value), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(.real(Double(value)), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(.real(FloatBits.double(value)), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int64(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.integer(Int64(value)), key) }

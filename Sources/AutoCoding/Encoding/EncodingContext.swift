@@ -296,7 +296,7 @@ final class EncodingContext {
         if T.self == UInt32.self { return .integer(Int64(as_(UInt32.self))) }
         if T.self == UInt16.self { return .integer(Int64(as_(UInt16.self))) }
         if T.self == UInt8.self { return .integer(Int64(as_(UInt8.self))) }
-        if T.self == Float.self { return .real(Double(as_(Float.self))) }
+        if T.self == Float.self { return .real(FloatBits.double(as_(Float.self))) }
         if T.self == Data.self { return .data([UInt8](as_(Data.self))) }
         return nil
     }

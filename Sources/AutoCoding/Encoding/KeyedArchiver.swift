@@ -64,7 +64,7 @@ public final class KeyedArchiver {
     /// Stores a number in place.
     public func encode(_ value: Double, forKey key: String) { storage.fields[key] = .real(value) }
     /// Stores a number in place.
-    public func encode(_ value: Float, forKey key: String) { storage.fields[key] = .real(Double(value)) }
+    public func encode(_ value: Float, forKey key: String) { storage.fields[key] = .real(FloatBits.double(value)) }
     /// Stores raw bytes in place (`encodeBytes:length:forKey:`).
     public func encodeBytes(_ bytes: [UInt8], forKey key: String) { storage.fields[key] = .data(bytes) }
 

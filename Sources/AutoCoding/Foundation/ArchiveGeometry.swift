@@ -73,12 +73,17 @@ enum NSValueCoding {
         "{" + numbers.map(formatNumber).joined(separator: ", ") + "}"
     }
 
+    /// Integral values without a fraction (`2`, not `2.0`), like `%g`; otherwise Swift's shortest round-trip
+    /// spelling. Negative zero is written `-0` (as `%g` does), because `Int64(-0.0)` is plain `0` and the sign
+    /// would be lost on the way back; ``parse(_:count:)`` reads `-0` as `-0.0`.
     static func formatNumber(_ d: Double) -> String {
+        if d == 0 { return d.sign == .minus ? "-0" : "0" }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return String(d)
     }
 
     /// The numbers in `"{{1, 2}, {3, 4}}"` or `"{1, 2}"`, in order, or nil when the text is not of that form.
+    /// `Double("-0")` is `-0.0`, so a negative zero written by ``formatNumber(_:)`` keeps its sign.
     static func parse(_ text: String, count: Int) -> [Double]? {
         let parts = text.split(whereSeparator: { "{}, ".contains($0) })
         guard parts.count == count else { return nil }

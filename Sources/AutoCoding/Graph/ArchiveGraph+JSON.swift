@@ -615,7 +615,8 @@ enum ISO8601Text {
             // Rounding up to a whole second would need a carry into the seconds; the next width will do.
             guard scaled < scale, let units = Int64(exactly: scaled) else { continue }
             let text = digits == 0 ? base + "Z" : base + "." + pad(units, digits) + "Z"
-            if parse(text) == time { return (text, true) }
+            // Bit for bit: `==` would call the text of 0 exact for a time of -0.0 and drop the sign.
+            if parse(text)?.bitPattern == time.bitPattern { return (text, true) }
             best = text
         }
         return (best, false)
@@ -1121,7 +1122,16 @@ struct GraphJSONBuilder {
             return try document(frame.entries)
         case .top:
             var roots = OrderedDictionary<String, ArchivedValue>(minimumCapacity: frame.entries.count)
-            for (key, node) in frame.entries { roots[key] = Self.graphValue(node) }
+            for (key, node) in frame.entries {
+                let value = Self.graphValue(node)
+                // The archive readers refuse a container in `$top` (Apple writes only UIDs and scalars there), so
+                // a graph holding one would write an archive that does not read back.
+                switch value {
+                case .array, .dictionary:
+                    throw ArchiveJSONError("$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
+                default: roots[key] = value
+                }
+            }
             return .roots(roots)
         case .graph:
             return .graph(try graphObject(frame.entries))
@@ -1211,7 +1221,13 @@ struct GraphJSONBuilder {
                     throw ArchiveJSONError(
                         "unexpected marker \"\(key)\" in an object; escape field names as \"$\(key)\"")
                 }
-                fields[GraphJSONKey.unescape(key)] = Self.graphValue(node)
+                let field = GraphJSONKey.unescape(key)
+                // An instance's `$class` entry is its class reference: the writer puts the class there, so such a
+                // field would be lost on the way to an archive (and no archive reader makes one).
+                guard field != ArchiveKey.class else {
+                    throw ArchiveJSONError("an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
+                }
+                fields[field] = Self.graphValue(node)
             }
         }
         let archiveClass = ArchiveClass(name: name ?? "", chain: chain)

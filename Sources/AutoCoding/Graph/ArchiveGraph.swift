@@ -10,6 +10,10 @@ public struct ArchiveGraph {
     /// The `$archiver` name, kept for re-encoding (`NSKeyedArchiver`, `SCNKeyedArchiver` ...).
     public var archiver: String
     /// The `$top` entries: `root`, `$0…$n`, or any other names, in archive order.
+    ///
+    /// Each is an object, a scalar or `.null`, as in every keyed archive: the readers (binary, XML, lazy, JSON)
+    /// refuse an `.array` or `.dictionary` in `$top`, so a graph with such a root writes an archive that does not
+    /// read back.
     public var roots: OrderedDictionary<String, ArchivedValue>
 
     /// Creates a graph from its roots.

@@ -10,6 +10,10 @@ public final class ArchivedObject {
     /// The class name and chain, as archived.
     public var archiveClass: ArchiveClass
     /// The fields in archive order, keyed exactly as stored (`NS.objects`, `$0`, `name` ...).
+    ///
+    /// Not `$class`: in an archive that key holds the instance's class reference, so the writer puts the class
+    /// there and such a field does not survive encoding (every reader, the graph JSON one included, refuses or
+    /// never makes one).
     public var fields: OrderedDictionary<String, ArchivedValue>
     /// The typed model decoded from the same archive entry, when this object was read through an
     /// ``ArchivedValue`` property of a model: encoding writes the model in this object's place, so that the two

@@ -145,7 +145,17 @@ enum LibplistBridge {
                 }
                 if seconds < year1000 { early = true }
             case .array(let elements): pending.append(contentsOf: elements)
-            case .dictionary(let entries): pending.append(contentsOf: entries.values)
+            case .dictionary(let entries):
+                // XML spells a UID as this very dictionary, so one would read back as a UID (or as an invalid one).
+                if entries.count == 1, let first = entries.elements.first, first.key == "CF$UID" {
+                    switch first.value {
+                    case .integer, .unsignedInteger:
+                        throw ArchiveError.unexpectedType(
+                            "a dictionary whose only key is CF$UID, with an integer, reads back from XML as a UID")
+                    default: break
+                    }
+                }
+                pending.append(contentsOf: entries.values)
             default: break
             }
         }
