@@ -32,7 +32,7 @@ build_target() {
     fi
     echo "fuzz: building $binary" >&2
     swiftc "${opt[@]}" -module-name "Fuzz_$target" -I "$out/lib" -I Sources/CPlistShim -L "$out/lib" \
-        -lAutoCoding -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
+        -lAutoCoding -lAutoCodingCore -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
         "${extra[@]}" FuzzTesting/Support.swift "FuzzTesting/$target.swift" -o "$binary"
 }
 

@@ -2,7 +2,8 @@ import AutoCodingFast
 import Foundation
 import Testing
 
-@testable import AutoCoding
+import AutoCoding
+@testable import AutoCodingCore
 
 /// The typed decoder validates each object the first time it reaches it (``ArchiveRecordTable``): damage on
 /// the path it reads gets the error code the whole-file check (``KeyedArchiveView``) gives it, damage off

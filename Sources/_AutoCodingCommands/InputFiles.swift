@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 #if canImport(Glibc)

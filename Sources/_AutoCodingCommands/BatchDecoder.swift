@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// One input of `batch`: a file, or the blob column of one SQLite row.

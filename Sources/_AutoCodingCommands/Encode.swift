@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding encode`: the inverse of `autocoding json`, from the JSON form back to an archive or plist.

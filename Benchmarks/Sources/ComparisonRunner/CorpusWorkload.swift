@@ -32,9 +32,10 @@ final class CorpusWorkload: BenchWorkload {
         self.context = context
         if let folder = Self.findCorpus(context.settings.corpus) {
             source = folder
-            files = InputFiles.expand([folder]).compactMap { path in
-                guard let bytes = try? InputFiles.read(path) else { return nil }
-                return Self.file(name: (path as NSString).lastPathComponent, bytes: bytes)
+            let names = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+            files = names.compactMap { name in
+                guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return nil }
+                return Self.file(name: (name as NSString).lastPathComponent, bytes: [UInt8](data))
             }
         } else {
             source = "generated archives (no corpus found)"

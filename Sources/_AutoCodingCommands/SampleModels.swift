@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 // Model types the sample generator archives through the object layer. Classes keep identity, so a person

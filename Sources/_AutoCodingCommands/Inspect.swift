@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding inspect`: the object graph of an archive as a tree, or a table of its classes.

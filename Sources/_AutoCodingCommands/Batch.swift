@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding batch`: decodes many archives in parallel and prints one NDJSON record per input.

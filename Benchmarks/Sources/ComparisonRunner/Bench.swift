@@ -8,14 +8,14 @@ import Glibc
 import Darwin
 #endif
 
-// `autocoding bench`: the same work through swift-corelibs-foundation, libplist's C API and this package, side by
+// `autocoding-bench` (the Benchmarks package's comparison runner): the same work through swift-corelibs-foundation, libplist's C API and this package, side by
 // side in one run, on the same bytes (issue 7). The files of this folder: the command (here), measuring, libplist's
 // C API, the models, the workloads W1 to W4, the runner with its child processes, the report and the scaling series.
 
-/// `autocoding bench`: times every decode and encode path of issue 7 on the same inputs and prints one table.
+/// `autocoding-bench`: times every decode and encode path of issue 7 on the same inputs and prints one table.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
+        commandName: "autocoding-bench",
         abstract: "Benchmark this package against swift-corelibs-foundation and libplist on the same bytes.",
         discussion: """
             Workloads: W1 an array of N Person objects (name, age, height, isActive, email, birthday, 3 tags, an \

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding codegen FILE... -o Models.swift`: Swift models inferred from archives.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding json`: prints a keyed archive as JSON, with `$ref` for shared and cyclic objects.

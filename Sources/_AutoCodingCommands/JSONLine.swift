@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// Builds one JSON object as text, keys in the order they are added: the records `batch` and

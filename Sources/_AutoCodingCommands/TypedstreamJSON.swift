@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// JSON for typedstreams: an iMessage body as `{"text", "runs": [{"location", "length", "text", "attributes"}]}`,

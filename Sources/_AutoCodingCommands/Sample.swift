@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding sample`: writes a deterministic set of sample archives, for the main job, tests and benchmarks.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding events`: the event layer of a typedstream as stable text.

@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// A small, fast, seedable generator (SplitMix64): the same seed gives the same samples on every machine.

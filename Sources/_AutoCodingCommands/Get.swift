@@ -1,5 +1,5 @@
 import ArgumentParser
-import AutoCoding
+import AutoCodingCore
 import Foundation
 
 /// `autocoding get FILE PATH...`: prints the values at paths into an archive, reading only what they reach.

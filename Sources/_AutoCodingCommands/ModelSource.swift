@@ -1,4 +1,4 @@
-import AutoCoding
+import AutoCodingCore
 import AutoCodingFast
 
 /// Renders inferred models as Swift source: one `@AutoCoding` class per archived class, its archived name

@@ -145,7 +145,7 @@ struct BenchRunner {
     /// The arguments that make a child build the same workload.
     func childArguments(_ child: String, start: Int = 0) -> [String] {
         var arguments = [
-            "bench", "--child", child, "--child-dir", context.directory, "--n", String(context.settings.n),
+            "--child", child, "--child-dir", context.directory, "--n", String(context.settings.n),
             "--runs", "1", "--libplist-write-cap", String(context.settings.libplistWriteCap),
             "--child-start", String(start),
         ]
