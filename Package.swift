@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AutoCodingFast", targets: ["AutoCodingFast"]),
         .library(name: "AutoCodingCore", targets: ["AutoCodingCore"]),
         .library(name: "AutoCoding", targets: ["AutoCoding"]),
+        .library(name: "AutoCodingCodegen", targets: ["AutoCodingCodegen"]),
         .executable(name: "autocoding", targets: ["autocoding"]),
     ],
     dependencies: [
@@ -54,6 +55,15 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // `autocoding codegen` as a library: @AutoCoding model source inferred from archives.
+        .target(
+            name: "AutoCodingCodegen",
+            dependencies: [
+                "AutoCodingCore",
+                "AutoCodingFast",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
         // What users import: the macros, and `AutoCodingCore` re-exported.
         .target(
             name: "AutoCoding",
@@ -64,6 +74,7 @@ let package = Package(
         .target(
             name: "_AutoCodingCommands",
             dependencies: [
+                "AutoCodingCodegen",
                 "AutoCodingCore",
                 "AutoCodingFast",
                 "CSQLite",
@@ -101,6 +112,7 @@ let package = Package(
             name: "AutoCodingCLITests",
             dependencies: [
                 "_AutoCodingCommands",
+                "AutoCodingCodegen",
                 "AutoCoding",
                 "AutoCodingFast",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AutoCodingCodegen
 import AutoCodingCore
 import Foundation
 
@@ -36,21 +37,13 @@ struct Codegen: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let (text, notes) = Self.generate(graphs)
-        for note in notes { StandardError.write("note: \(note)") }
+        let generated = ModelCodegen.generate(graphs)
+        let text = generated.source
+        for note in generated.notes { StandardError.write("note: \(note)") }
         if let output {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
-    }
-
-    /// The Swift source for the classes of `graphs` (named by file name in the header), and the notes on what
-    /// the models do not type or reproduce (``ModelSource/notes()``).
-    static func generate(_ graphs: [(name: String, graph: ArchiveGraph)]) -> (text: String, notes: [String]) {
-        var inference = ModelInference()
-        for (name, graph) in graphs { inference.observe(graph, archive: name) }
-        let source = ModelSource(inference: inference)
-        return (source.render(sources: graphs.map(\.name)), source.notes())
     }
 }
