@@ -208,3 +208,66 @@ struct TypedstreamGraphTests {
         #expect(objects.count == 5000)
     }
 }
+
+// MARK: - Counts and lengths near the integer limits (issue 17)
+
+extension TypedstreamGraphTests {
+    /// A little-endian typedstream whose root is a new object of class `name` (version 0, no superclass)
+    /// holding `groups`, each a type encoding (written as a new shared string) and its value bytes.
+    static func objectStream(_ name: String, groups: [(types: String, values: [UInt8])]) -> [UInt8] {
+        func literal(_ text: String) -> [UInt8] { [0x84, UInt8(text.utf8.count)] + Array(text.utf8) }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header, system 1000
+        bytes += literal("@")  // the root group's type: one object
+        bytes += [0x84, 0x84] + literal(name) + [0x00, 0x85]  // new object of new class `name` v0, no superclass
+        for group in groups { bytes += literal(group.types) + group.values }
+        return bytes + [0x86]  // end of object
+    }
+
+    /// A tagged 8-byte little-endian integer.
+    static func int64(_ value: Int64) -> [UInt8] {
+        [0x87] + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    @Test func dictionaryCountOf2To62IsNotADictionaryLayout() throws {
+        // NSDictionary's count, then 2·count objects: 1 + 2 · 2⁶² overflows Int.
+        let bytes = Self.objectStream("NSDictionary", groups: [(types: "i", values: Self.int64(1 << 62))])
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.className == "NSDictionary")
+        #expect(graph.root?.foundation == nil)
+    }
+
+    @Test func arrayAndHashTableCountsNearInt64MaxAreNotTheirLayouts() throws {
+        let array = Self.objectStream("NSArray", groups: [(types: "i", values: Self.int64(.max))])  // 1 + Int64.max
+        #expect(try TypedGraph(bytes: array).root?.foundation == nil)
+        let table = Self.objectStream(
+            "HashTable",
+            groups: [
+                (types: "i", values: Self.int64(1 << 62)),  // the count: 3 + 2 · 2⁶² overflows
+                (types: "%%", values: [0x84, 0x01, 0x40, 0x84, 0x01, 0x40]),  // key and value types: atoms "@"
+            ]
+        )
+        #expect(try TypedGraph(bytes: table).root?.foundation == nil)
+    }
+
+    @Test func attributedRunLengthsSummingPastInt64MaxAreRefused() throws {
+        let string: [UInt8] =
+            [0x84, 0x84, 0x84, 0x08] + Array("NSString".utf8) + [
+                0x01, 0x85,  // new object of new class NSString v1, no superclass
+                0x84, 0x01, 0x2B, 0x02, 0x68, 0x69,  // group "+": "hi"
+                0x86,  // end of the string
+            ]
+        let bytes = Self.objectStream(
+            "NSAttributedString",
+            groups: [
+                (types: "@", values: string),
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 1: set 1, Int64.max UTF-16 units
+                (types: "@", values: [0x85]),  // set 1's attributes: nil
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 2: location + length overflows
+            ]
+        )
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.foundation == nil)
+        let error = #expect(throws: TypedstreamDecodingError.self) { try IMessageText(attributedBody: bytes) }
+        #expect(error?.description.contains("layout") == true, "\(error?.description ?? "")")
+    }
+}
