@@ -271,3 +271,34 @@ extension TypedstreamGraphTests {
         #expect(error?.description.contains("layout") == true, "\(error?.description ?? "")")
     }
 }
+
+// MARK: - Long chains of objects (issue 17)
+
+extension TypedstreamGraphTests {
+    /// `count` top-level objects of class `A`, each holding a reference to the one before: 8 bytes per object.
+    static func objectChain(_ count: Int) -> [UInt8] {
+        /// A tagged integer in its smallest form (one byte outside the tag range, else 2 or 4 bytes).
+        func integer(_ v: Int64) -> [UInt8] {
+            if v >= -110 && v <= 127 { return [UInt8(truncatingIfNeeded: v)] }
+            let width = Int64(Int16.min)...Int64(Int16.max) ~= v ? 2 : 4
+            return [width == 2 ? 0x81 : 0x82] + (0..<width).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+        }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header
+        bytes += [0x84, 0x01, 0x40]  // group: new shared string #0 "@"
+        bytes += [0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]  // object #0 of new class #1 "A" v0, no superclass
+        bytes += [0x92, 0x85, 0x86]  // its group "@" (shared string #0): nil; end of object
+        for k in 1..<count {
+            let previous = Int64(k == 1 ? 0 : k)  // object k is reference #k+1 (class A took #1)
+            bytes += [0x92, 0x84, 0x93]  // group "@": new object of class #1
+            bytes += [0x92] + integer(previous - 110) + [0x86]  // its group "@": the previous object; end
+        }
+        return bytes
+    }
+
+    @Test func releasesALongChainOfObjectsWithoutRecursion() throws {
+        // 20,000 objects in 160 KB: freeing the graph used to recurse once per link and overflow the stack.
+        let graph = try TypedGraph(bytes: Self.objectChain(20_000))
+        #expect(graph.groups.count == 20_000)
+        #expect(graph.groups.last?.values.first?.object?.groups.first?.values.first?.object != nil)
+    }
+}
