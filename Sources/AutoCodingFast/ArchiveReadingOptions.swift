@@ -44,4 +44,8 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
 
     /// Creates options with the documented defaults.
     public init() {}
+
+    /// The depth limit every binary-plist reader and writer applies to nested containers: ``depthLimit``,
+    /// at least 1, and below the 16-bit marks of the whole-file validator. The root container is at depth 1.
+    var containerDepthLimit: Int { min(max(depthLimit, 1), Int(UInt16.max) - 2) }
 }

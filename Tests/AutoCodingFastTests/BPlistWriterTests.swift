@@ -314,3 +314,77 @@ struct BPlistWriterTests {
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
 }
+
+// MARK: - Depth: writers refuse what readers refuse, and nothing recurses (issue 17)
+
+extension BPlistWriterTests {
+    /// `levels` arrays, each holding the next; the innermost holds one integer.
+    static func nested(_ levels: Int) -> ArchiveValue {
+        var value = ArchiveValue.integer(1)
+        for _ in 0..<levels { value = .array([value]) }
+        return value
+    }
+
+    // 20,000 levels: enough to overflow a test thread's stack through any recursive walk of this module,
+    // and within what releasing the tree itself costs (the runtime frees nested arrays recursively, so readers
+    // must refuse deeper trees before building them).
+    static let deep = 20_000
+
+    @Test func writesDeepNestingWithoutRecursion() {
+        // `encode` of JSON nested 10⁵ deep used to overflow the stack in the writer's recursive flatten.
+        let bytes = Self.nested(Self.deep).binaryPropertyList()
+        #expect(TrailerFields(bytes).objectCount == Self.deep + 1)
+    }
+
+    @Test func refusesToWriteDeeperThanTheReaderReads() throws {
+        let options = ArchiveReadingOptions()
+        // At the limit: written, and read back.
+        let deepest = Self.nested(options.depthLimit)
+        #expect(try ArchiveValue(propertyList: deepest.binaryPropertyList(readableWith: options)) == deepest)
+        // One level more: the reader would refuse it, so the writer does.
+        let tooDeep = Self.nested(options.depthLimit + 1)
+        #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: tooDeep.binaryPropertyList()) }
+        let error = #expect(throws: ArchiveError.self) { try tooDeep.binaryPropertyList(readableWith: options) }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("depth limit 512") == true, "\(error.map { "\($0)" } ?? "")")
+        // 2·10⁴ levels, as `encode` wrote them before: refused without writing anything.
+        let farTooDeep = #expect(throws: ArchiveError.self) {
+            try Self.nested(Self.deep).binaryPropertyList(readableWith: options)
+        }
+        #expect(farTooDeep?.code == .depthLimitExceeded)
+        // A keyed archive's table nests its values three levels below the plist's root.
+        let archive = KeyedArchive(archiver: "NSKeyedArchiver", top: [:], objects: [Self.nested(511)])
+        let archiveError = #expect(throws: ArchiveError.self) { try archive.binaryPlist(readableWith: options) }
+        #expect(archiveError?.code == .depthLimitExceeded)
+    }
+
+    @Test func xmlWriterRefusesWhatTheReaderRefuses() {
+        let error = #expect(throws: ArchiveError.self) { try Self.nested(513).xmlPropertyList() }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("512") == true, "\(error.map { "\($0)" } ?? "")")
+    }
+
+    @Test func deepValuesCompareAndHashWithoutRecursion() throws {
+        let a = Self.nested(Self.deep)
+        let b = Self.nested(Self.deep)
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != Self.nested(Self.deep - 1))
+        // The nesting check inside KeyedArchive validation walks with a stack too.
+        let archive = KeyedArchive(archiver: "NSKeyedArchiver", top: [:], objects: [a, .uid(ArchiveUID(7))])
+        let error = #expect(throws: ArchiveError.self) { try archive.validate() }
+        #expect(error?.code == .invalidUID)
+    }
+
+    @Test func equalityAndHashingMatchTheCaseByCaseRules() {
+        #expect(ArchiveValue.real(.nan) != .real(.nan))
+        #expect(ArchiveValue.real(0) == .real(-0.0))
+        #expect(ArchiveValue.real(0).hashValue == ArchiveValue.real(-0.0).hashValue)
+        #expect(ArchiveValue.integer(1) != .unsignedInteger(1))
+        #expect(ArchiveValue.array([.integer(1)]) != .dictionary(["a": .integer(1)]))
+        let ordered: ArchiveValue = .dictionary(["a": .integer(1), "b": .array([.string("x")])])
+        #expect(ordered == .dictionary(["a": .integer(1), "b": .array([.string("x")])]))
+        #expect(ordered != .dictionary(["b": .array([.string("x")]), "a": .integer(1)]))
+        #expect(Set(Self.samples).count == Set(Self.samples.map { $0 }).count)
+    }
+}

@@ -208,3 +208,97 @@ struct TypedstreamGraphTests {
         #expect(objects.count == 5000)
     }
 }
+
+// MARK: - Counts and lengths near the integer limits (issue 17)
+
+extension TypedstreamGraphTests {
+    /// A little-endian typedstream whose root is a new object of class `name` (version 0, no superclass)
+    /// holding `groups`, each a type encoding (written as a new shared string) and its value bytes.
+    static func objectStream(_ name: String, groups: [(types: String, values: [UInt8])]) -> [UInt8] {
+        func literal(_ text: String) -> [UInt8] { [0x84, UInt8(text.utf8.count)] + Array(text.utf8) }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header, system 1000
+        bytes += literal("@")  // the root group's type: one object
+        bytes += [0x84, 0x84] + literal(name) + [0x00, 0x85]  // new object of new class `name` v0, no superclass
+        for group in groups { bytes += literal(group.types) + group.values }
+        return bytes + [0x86]  // end of object
+    }
+
+    /// A tagged 8-byte little-endian integer.
+    static func int64(_ value: Int64) -> [UInt8] {
+        [0x87] + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    @Test func dictionaryCountOf2To62IsNotADictionaryLayout() throws {
+        // NSDictionary's count, then 2·count objects: 1 + 2 · 2⁶² overflows Int.
+        let bytes = Self.objectStream("NSDictionary", groups: [(types: "i", values: Self.int64(1 << 62))])
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.className == "NSDictionary")
+        #expect(graph.root?.foundation == nil)
+    }
+
+    @Test func arrayAndHashTableCountsNearInt64MaxAreNotTheirLayouts() throws {
+        let array = Self.objectStream("NSArray", groups: [(types: "i", values: Self.int64(.max))])  // 1 + Int64.max
+        #expect(try TypedGraph(bytes: array).root?.foundation == nil)
+        let table = Self.objectStream(
+            "HashTable",
+            groups: [
+                (types: "i", values: Self.int64(1 << 62)),  // the count: 3 + 2 · 2⁶² overflows
+                (types: "%%", values: [0x84, 0x01, 0x40, 0x84, 0x01, 0x40]),  // key and value types: atoms "@"
+            ]
+        )
+        #expect(try TypedGraph(bytes: table).root?.foundation == nil)
+    }
+
+    @Test func attributedRunLengthsSummingPastInt64MaxAreRefused() throws {
+        let string: [UInt8] =
+            [0x84, 0x84, 0x84, 0x08] + Array("NSString".utf8) + [
+                0x01, 0x85,  // new object of new class NSString v1, no superclass
+                0x84, 0x01, 0x2B, 0x02, 0x68, 0x69,  // group "+": "hi"
+                0x86,  // end of the string
+            ]
+        let bytes = Self.objectStream(
+            "NSAttributedString",
+            groups: [
+                (types: "@", values: string),
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 1: set 1, Int64.max UTF-16 units
+                (types: "@", values: [0x85]),  // set 1's attributes: nil
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 2: location + length overflows
+            ]
+        )
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.foundation == nil)
+        let error = #expect(throws: TypedstreamDecodingError.self) { try IMessageText(attributedBody: bytes) }
+        #expect(error?.description.contains("layout") == true, "\(error?.description ?? "")")
+    }
+}
+
+// MARK: - Long chains of objects (issue 17)
+
+extension TypedstreamGraphTests {
+    /// `count` top-level objects of class `A`, each holding a reference to the one before: 8 bytes per object.
+    static func objectChain(_ count: Int) -> [UInt8] {
+        /// A tagged integer in its smallest form (one byte outside the tag range, else 2 or 4 bytes).
+        func integer(_ v: Int64) -> [UInt8] {
+            if v >= -110 && v <= 127 { return [UInt8(truncatingIfNeeded: v)] }
+            let width = Int64(Int16.min)...Int64(Int16.max) ~= v ? 2 : 4
+            return [width == 2 ? 0x81 : 0x82] + (0..<width).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+        }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header
+        bytes += [0x84, 0x01, 0x40]  // group: new shared string #0 "@"
+        bytes += [0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]  // object #0 of new class #1 "A" v0, no superclass
+        bytes += [0x92, 0x85, 0x86]  // its group "@" (shared string #0): nil; end of object
+        for k in 1..<count {
+            let previous = Int64(k == 1 ? 0 : k)  // object k is reference #k+1 (class A took #1)
+            bytes += [0x92, 0x84, 0x93]  // group "@": new object of class #1
+            bytes += [0x92] + integer(previous - 110) + [0x86]  // its group "@": the previous object; end
+        }
+        return bytes
+    }
+
+    @Test func releasesALongChainOfObjectsWithoutRecursion() throws {
+        // 20,000 objects in 160 KB: freeing the graph used to recurse once per link and overflow the stack.
+        let graph = try TypedGraph(bytes: Self.objectChain(20_000))
+        #expect(graph.groups.count == 20_000)
+        #expect(graph.groups.last?.values.first?.object?.groups.first?.values.first?.object != nil)
+    }
+}

@@ -44,7 +44,7 @@ struct BPlistTrailer: Sendable, Hashable {
             throw ArchiveError(.corruptTrailer, "object reference width \(objectRefSize) is not 1...8")
         }
         guard count >= 1 else { throw ArchiveError(.corruptTrailer, "the trailer declares no objects") }
-        guard count <= UInt64(options.maxObjectCount) else {
+        guard count <= UInt64(clamping: options.maxObjectCount) else {
             throw ArchiveError(
                 .limitExceeded, "the trailer declares \(count) objects, above maxObjectCount \(options.maxObjectCount)")
         }
@@ -59,9 +59,9 @@ struct BPlistTrailer: Sendable, Hashable {
         guard tableOffset >= 9, tableOffset < UInt64(t) else {
             throw ArchiveError(.corruptTrailer, "offset table at \(tableOffset) is outside 9..<\(t)")
         }
-        // count * width fits: count ≤ maxObjectCount and width ≤ 8.
-        let tableEnd = tableOffset + count * UInt64(offsetIntSize)
-        guard tableEnd <= UInt64(t) else {
+        // Checked: a caller may raise maxObjectCount to anything, and the count is the file's to choose.
+        let (tableBytes, overflow) = count.multipliedReportingOverflow(by: UInt64(offsetIntSize))
+        guard !overflow, tableBytes <= UInt64(t) - tableOffset else {
             throw ArchiveError.truncated("the offset table of \(count) entries", at: Int(tableOffset))
         }
         objectCount = Int(count)
