@@ -86,10 +86,20 @@ let package = Package(
             name: "autocoding",
             dependencies: ["_AutoCodingCommands"]
         ),
+        // Helpers shared by the test targets: fixture and corpus locations, value comparison, the CLI runner.
+        .target(
+            name: "_AutoCodingTestSupport",
+            dependencies: ["AutoCodingFast"],
+            path: "Tests/_AutoCodingTestSupport"
+        ),
         .testTarget(
             name: "AutoCodingFastTests",
-            dependencies: ["AutoCodingFast", .product(name: "OrderedCollections", package: "swift-collections")],
-            resources: [.copy("Fixtures")]
+            dependencies: [
+                "AutoCodingFast",
+                "_AutoCodingTestSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            exclude: ["Fixtures"]  // read from the checkout through `Fixtures` in _AutoCodingTestSupport
         ),
         .testTarget(
             name: "AutoCodingTests",
@@ -97,6 +107,7 @@ let package = Package(
                 "AutoCoding",
                 "AutoCodingCore",
                 "AutoCodingFast",
+                "_AutoCodingTestSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -115,6 +126,7 @@ let package = Package(
                 "AutoCodingCodegen",
                 "AutoCoding",
                 "AutoCodingFast",
+                "_AutoCodingTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

@@ -3,6 +3,7 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 
@@ -147,9 +148,9 @@ struct BatchTests {
         #expect(try CLI.run(["batch", "x", "-o", "/nonexistent/dir/out.ndjson"]).status == 2)
     }
 
-    @Test(.enabled(if: CLI.hasCorpus, "needs ../shared/corpus"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "needs ../shared/corpus"))
     func decodesTheAppleCorpus() throws {
-        let result = try CLI.run(["batch", CLI.corpus.appendingPathComponent("apple").path, "--jobs", "2"])
+        let result = try CLI.run(["batch", SharedCorpus.directory.appendingPathComponent("apple").path, "--jobs", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.records()
         #expect(records.count == 100)

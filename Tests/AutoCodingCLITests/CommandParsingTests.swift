@@ -4,6 +4,7 @@ import ArgumentParser
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 
