@@ -176,7 +176,7 @@ struct BatchDecoder {
             let graph = try ArchiveGraph(archive: view.keyedArchive())
             outcome.rootClass = Self.className(of: graph.root)
             if withJSON { outcome.graphJSON = graph.json(prettyPrinted: false) }
-        } catch let error as ArchiveError where plainAllowed && error.code == .notKeyedArchive {
+        } catch where plainAllowed && error.code == .notKeyedArchive {
             return decodePlain(bytes)
         } catch {
             outcome.error = ErrorReport(error)

@@ -42,15 +42,15 @@ struct WorkerCommand: Sendable {
         return arguments
     }
 
-    /// Starts a worker and waits (up to 30 s) for its `ready` line; a worker that cannot start throws an
-    /// error that says why (for example an address space limit too small for the runtime to load).
+    /// Starts a worker and waits (up to 10 s) for its `ready` line; a worker that cannot start throws an
+    /// error that says why (for example an address space limit too small for the runtime).
     func start() throws -> WorkerProcess {
         let worker = try WorkerProcess(
             executable: Self.executable,
             arguments: arguments,
             environment: Self.environment
         )
-        switch try worker.readLine(deadline: Monotonic.nanoseconds() + 30_000_000_000) {
+        switch try worker.readLine(deadline: Monotonic.nanoseconds() + 10_000_000_000) {
         case .line(WorkerProtocol.ready):
             return worker
         case .line(let other):
@@ -58,11 +58,15 @@ struct WorkerCommand: Sendable {
             throw WorkerStartError(reason: "the worker said \(JSONLine.quoted(other)) instead of ready")
         case .timedOut:
             _ = worker.reap(kill: true)
-            throw WorkerStartError(reason: "the worker did not start within 30 s")
+            throw WorkerStartError(reason: "the worker did not start within 10 s")
         case .ended:
             let ending = worker.reap(kill: false)
-            let report = WorkerFailure.report(ending, errorTail: worker.errorTail, limits: limits)
-            throw WorkerStartError(reason: "the worker could not start: \(report.reason)")
+            let how = ending.signal.map { "ended by signal \(WorkerFailure.name(of: $0))" }
+                ?? "exited with status \(ending.exitStatus ?? -1)"
+            let message = WorkerFailure.lastMessage(worker.errorTail).map { ": \($0)" } ?? ""
+            throw WorkerStartError(
+                reason: "a worker could not start with --worker-memory \(limits.memoryMiB) (it \(how))\(message)"
+            )
         }
     }
 }

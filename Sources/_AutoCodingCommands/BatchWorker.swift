@@ -36,17 +36,20 @@ struct BatchWorker: ParsableCommand {
     var backend: ArchiveReadingOptions.Backend = .native
 
     func run() throws {
-        WorkerLimits.applyToThisProcess(memoryMiB: memory)
         var options = ArchiveReadingOptions()
         options.backend = backend
         let loop = WorkerLoop(decoder: BatchDecoder(options: options, withJSON: withJSON), cpuSeconds: cpu)
         // Decoding runs on a thread with a 16 MiB stack, as in-process batch does (libplist's XML reader
-        // recurses per nesting level). The main thread ends the worker if its parent went away while an
-        // input hangs (a FIFO that never opens), so that no orphan is left behind.
+        // recurses per nesting level). The thread is started before the address space limit is set, so that
+        // a limit too small for the runtime shows as a failed allocation (an error the parent reports), not
+        // as a thread that silently never starts. The main thread ends the worker if its parent went away
+        // while an input hangs (a FIFO that never opens), so that no orphan is left behind.
         let parent = getppid()
         let thread = Thread { loop.serve() }
         thread.stackSize = 16 << 20
         thread.start()
+        WorkerLimits.applyToThisProcess(memoryMiB: memory)
+        loop.limitsApplied.signal()
         while loop.done.wait(timeout: .now() + 1) == .timedOut {
             if getppid() != parent { _exit(0) }
         }
@@ -62,6 +65,8 @@ final class WorkerLoop: @unchecked Sendable {
     private let decoder: BatchDecoder
     private let cpuSeconds: Int
     let done = DispatchSemaphore(value: 0)
+    /// Signalled once the process's limits are in force; nothing is read before.
+    let limitsApplied = DispatchSemaphore(value: 0)
     /// Why the loop stopped early (a request the protocol does not allow); read after `done`.
     private(set) var failure: String?
 
@@ -72,6 +77,7 @@ final class WorkerLoop: @unchecked Sendable {
 
     func serve() {
         defer { done.signal() }
+        limitsApplied.wait()
         do {
             try DescriptorIO.writeAll(1, Array((WorkerProtocol.ready + "\n").utf8), name: "standard output")
             let limit = decoder.options.maxInputBytes + 65_536
