@@ -198,11 +198,6 @@ struct Batch: ParsableCommand {
             resumed = (output, state)
             source = ResumingSource(base: source, state: state)
         }
-        let sink = try usage {
-            if let resumed { return try OutputSink.appending(resumed.path) }
-            return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
-        }
-
         let decoder = BatchDecoder(options: options, withJSON: withJSON)
         let makeRecorder: @Sendable () -> any BatchRecorder
         if isolate {
@@ -213,6 +208,11 @@ struct Batch: ParsableCommand {
             makeRecorder = { IsolatedRecorder(decoder: decoder, command: command, worker: first.take()) }
         } else {
             makeRecorder = { decoder }
+        }
+        // Created last, so that a usage error above leaves an existing output file as it was.
+        let sink = try usage {
+            if let resumed { return try OutputSink.appending(resumed.path) }
+            return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         }
 
         let start = Monotonic.nanoseconds()
