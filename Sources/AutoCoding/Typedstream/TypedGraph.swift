@@ -69,6 +69,12 @@ public struct TypedGraph {
     public func typedstreamBytes() -> [UInt8] {
         typedstream().typedstreamBytes()
     }
+
+    /// The graph as typedstream bytes, refusing (with the reader's error) a graph that a reader with
+    /// `options` would refuse, such as one nested deeper than ``ArchiveReadingOptions/depthLimit``.
+    public func typedstreamBytes(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
+        try typedstream().typedstreamBytes(readableWith: options)
+    }
 }
 
 /// Turns events into values with an explicit stack (no recursion however deep the stream nests).
