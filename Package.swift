@@ -2,14 +2,17 @@
 import CompilerPluginSupport
 import PackageDescription
 
-// Build with `-Xswiftc -DAUTOCODING_INTERNAL_CHECKS` to turn on `_checkInvariants()` in the engine.
+// Only the `AutoCoding` library declares the macros, so only it (and the macro tests) build swift-syntax:
+// `AutoCodingCore`, the `autocoding` tool and everything else build without it.
 let package = Package(
     name: "AutoCoding",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AutoCodingFast", targets: ["AutoCodingFast"]),
+        .library(name: "AutoCodingCore", targets: ["AutoCodingCore"]),
         .library(name: "AutoCoding", targets: ["AutoCoding"]),
-        .executable(name: "autocoding", targets: ["AutoCodingCLI"]),
+        .library(name: "AutoCodingCodegen", targets: ["AutoCodingCodegen"]),
+        .executable(name: "autocoding", targets: ["autocoding"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,43 +47,69 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
+        // The object layer: graphs, Foundation classes, the Codable bridge, model coding, typedstreams, paths.
         .target(
-            name: "AutoCoding",
+            name: "AutoCodingCore",
             dependencies: [
                 "AutoCodingFast",
-                "AutoCodingMacros",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
-        // The commands are a library nested in the executable's folder, so that tests can import them: once the
-        // package has a macro target, SwiftPM builds test targets for the host and builds no module of an
-        // executable for them.
+        // `autocoding codegen` as a library: @AutoCoding model source inferred from archives.
+        .target(
+            name: "AutoCodingCodegen",
+            dependencies: [
+                "AutoCodingCore",
+                "AutoCodingFast",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        // What users import: the macros, and `AutoCodingCore` re-exported.
+        .target(
+            name: "AutoCoding",
+            dependencies: ["AutoCodingCore", "AutoCodingMacros"]
+        ),
+        // The commands of `autocoding`, a library so that tests can import them (SwiftPM builds no module of an
+        // executable for test targets once a package has a macro target).
         .target(
             name: "_AutoCodingCommands",
             dependencies: [
-                "AutoCoding",
+                "AutoCodingCodegen",
+                "AutoCodingCore",
+                "AutoCodingFast",
                 "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Sources/AutoCodingCLI/Commands"
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         .executableTarget(
-            name: "AutoCodingCLI",
-            dependencies: [
-                "AutoCoding",
-                "_AutoCodingCommands",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            exclude: ["Commands"]
+            name: "autocoding",
+            dependencies: ["_AutoCodingCommands"]
+        ),
+        // Helpers shared by the test targets: fixture and corpus locations, value comparison, the CLI runner.
+        .target(
+            name: "_AutoCodingTestSupport",
+            dependencies: ["AutoCodingFast"],
+            path: "Tests/_AutoCodingTestSupport"
         ),
         .testTarget(
             name: "AutoCodingFastTests",
-            dependencies: ["AutoCodingFast"],
-            resources: [.copy("Fixtures")]
+            dependencies: [
+                "AutoCodingFast",
+                "_AutoCodingTestSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            exclude: ["Fixtures"]  // read from the checkout through `Fixtures` in _AutoCodingTestSupport
         ),
         .testTarget(
             name: "AutoCodingTests",
-            dependencies: ["AutoCoding"]
+            dependencies: [
+                "AutoCoding",
+                "AutoCodingCore",
+                "AutoCodingFast",
+                "_AutoCodingTestSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
         .testTarget(
             name: "AutoCodingMacrosTests",
@@ -92,7 +121,15 @@ let package = Package(
         ),
         .testTarget(
             name: "AutoCodingCLITests",
-            dependencies: ["_AutoCodingCommands"]
+            dependencies: [
+                "_AutoCodingCommands",
+                "AutoCodingCodegen",
+                "AutoCoding",
+                "AutoCodingFast",
+                "_AutoCodingTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

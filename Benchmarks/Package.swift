@@ -16,8 +16,22 @@ let package = Package(
     dependencies: [
         .package(path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    products: [
+        // The comparison runner: every decode and encode path against swift-corelibs-foundation and libplist on
+        // the same bytes, in one run (`swift run -c release autocoding-bench`; `--quick` is the smoke run).
+        .executable(name: "autocoding-bench", targets: ["ComparisonRunner"]),
     ],
     targets: [
+        .executableTarget(
+            name: "ComparisonRunner",
+            dependencies: [
+                .product(name: "AutoCoding", package: root),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/ComparisonRunner"
+        ),
         // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write.
         .target(
             name: "LibplistFloor",

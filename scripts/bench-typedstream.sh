@@ -21,8 +21,8 @@ mkdir -p "$work"
 binary=$work/bench-typedstream
 sources=(Sources/AutoCodingFast/ArchiveError.swift Sources/AutoCodingFast/ArchiveReadingOptions.swift
     Sources/AutoCodingFast/Typedstream*.swift Sources/AutoCodingFast/Internal/Typedstream*.swift
-    Sources/AutoCoding/Typedstream/TypedValue.swift Sources/AutoCoding/Typedstream/TypedGraph.swift
-    Sources/AutoCoding/Typedstream/TypedFoundation.swift scripts/bench-typedstream/main.swift)
+    Sources/AutoCodingCore/Typedstream/TypedValue.swift Sources/AutoCodingCore/Typedstream/TypedGraph.swift
+    Sources/AutoCodingCore/Typedstream/TypedFoundation.swift scripts/bench-typedstream/main.swift)
 if [[ ! -x $binary || -n $(find "${sources[@]}" -newer "$binary" | head -1) ]]; then
     swiftc -O -wmo -swift-version 6 -parse-as-library -module-name AutoCodingFast -suppress-warnings \
         -o "$binary" "${sources[@]}"

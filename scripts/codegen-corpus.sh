@@ -18,7 +18,7 @@ cd "$debug"
 swiftc -I Modules -load-plugin-executable "AutoCodingMacros-tool#AutoCodingMacros" \
     -Xcc -fmodule-map-file="$root/Sources/CPlistShim/module.modulemap" \
     "$work/Models.swift" "$root/scripts/codegen-corpus/main.swift" \
-    AutoCoding.build/*.o AutoCodingFast.build/*.o OrderedCollections.build/*.o InternalCollectionsUtilities.build/*.o \
+    AutoCoding.build/*.o AutoCodingCore.build/*.o AutoCodingFast.build/*.o OrderedCollections.build/*.o InternalCollectionsUtilities.build/*.o \
     -lplist-2.0 -o "$work/roundtrip"
 echo "compiled"
 cd "$corpus"

@@ -19,7 +19,7 @@ if [[ ! -x $binary || $binary -ot $out/lib/.stamp || $binary -ot Tests/AutoCodin
     || $binary -ot scripts/limits-main.swift ]]; then
     mkdir -p "$out/bin"
     swiftc "${opt[@]}" -module-name Limits -I "$out/lib" -I Sources/CPlistShim -L "$out/lib" \
-        -lAutoCoding -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
+        -lAutoCoding -lAutoCodingCore -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
         -load-plugin-executable "$(macro_plugin)#AutoCodingMacros" \
         Tests/AutoCodingTests/ResourceLimitCases.swift scripts/limits-main.swift -o "$binary"
 fi

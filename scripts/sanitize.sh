@@ -41,7 +41,7 @@ quick_thread() {
 }
 SWIFT
     swiftc "${opt[@]}" -module-name TSanWorkload -I "$out/lib" -I Sources/CPlistShim -L "$out/lib" \
-        -lAutoCoding -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
+        -lAutoCoding -lAutoCodingCore -lAutoCodingFast -lOrderedCollections -lInternalCollectionsUtilities -lplist-2.0 \
         Tests/AutoCodingTests/ConcurrentDecodingWorkload.swift "$main" -o "$out/bin/workload"
     TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} "$out/bin/workload"
 }

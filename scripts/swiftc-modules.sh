@@ -23,7 +23,7 @@ build_libraries() {
     mkdir -p "$out/lib"
     local stamp=$out/lib/.stamp
     local newest
-    newest=$(find Sources/AutoCodingFast Sources/AutoCoding Sources/CPlistShim -newer "$stamp" -type f 2>/dev/null | head -1 || true)
+    newest=$(find Sources/AutoCodingFast Sources/AutoCodingCore Sources/AutoCoding Sources/CPlistShim -newer "$stamp" -type f 2>/dev/null | head -1 || true)
     [[ -f $stamp && -z $newest ]] && return
     local sc
     sc=$(collections)
@@ -38,7 +38,7 @@ build_libraries() {
     done
     echo "fuzz: building libraries into $out/lib" >&2
     local name
-    for name in InternalCollectionsUtilities OrderedCollections AutoCodingFast AutoCoding; do
+    for name in InternalCollectionsUtilities OrderedCollections AutoCodingFast AutoCodingCore AutoCoding; do
         # swift-collections does not change: build it once.
         [[ $name != AutoCoding* && -f $out/lib/lib$name.a ]] && continue
         local dir=$sc/Sources/$name flags=("${features[@]}")

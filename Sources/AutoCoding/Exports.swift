@@ -1,2 +1,3 @@
-// `import AutoCoding` brings the engine's types (KeyedArchive, ArchiveValue, ArchiveError …) along.
-@_exported import AutoCodingFast
+// `import AutoCoding` is the whole package: the macros declared here, the object layer (`AutoCodingCore`) and the
+// engine (`AutoCodingFast`). Code that needs no macro can import `AutoCodingCore` and build without swift-syntax.
+@_exported import AutoCodingCore

@@ -3,7 +3,9 @@ import AutoCoding
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
+@testable import AutoCodingCodegen
 @testable import _AutoCodingCommands
 
 /// `autocoding codegen` over the project's own sample archives. The generated models are committed beside this
@@ -28,7 +30,7 @@ struct CodegenTests {
 
     @Test func generatesTheCommittedModels() throws {
         let samples = try makeSamples(count: 16)
-        let (text, notes) = Codegen.generate(try Self.graphs(in: samples))
+        let (text, notes) = Self.generate(try Self.graphs(in: samples))
         let committed = try String(contentsOf: Self.committed, encoding: .utf8)
         #expect(text == committed, "regenerate with: autocoding sample -o S --count 16 --rows 12; cd S/archives; autocoding codegen \(Self.archives.joined(separator: " ")) -o \(Self.committed.path)")
         #expect(notes.isEmpty, "\(notes)")
@@ -69,7 +71,7 @@ struct CodegenTests {
                 .merging(["ref": .reference(.string("r"))], uniquingKeysWith: { $1 })),
             "c": instance(fields(count: 3, tags: [], color: [3], owner: .null, extra: .null)),
         ]
-        let (text, notes) = Codegen.generate([("things", ArchiveGraph(roots: roots))])
+        let (text, notes) = Self.generate([("things", ArchiveGraph(roots: roots))])
         #expect(text.contains("@ArchiveAs(.referenced) var count: Int = 0"))
         #expect(text.contains(#"@ArchiveAs(.archiveClass("NSMutableArray", "NSArray", "NSObject")) var tags: [String] = []"#))
         #expect(text.contains(#"@ArchiveAs(.archiveClass("NSMutableData", "NSData", "NSObject", valueKey: "NS.bytes")) var color: Data = Data()"#))
@@ -87,6 +89,11 @@ struct CodegenTests {
         #expect(ModelSource.identifier("class", capitalized: false) == "`class`")
         #expect(ModelSource.identifier("App.Foo-Bar", capitalized: true) == "AppFooBar")
         #expect(ModelSource.identifier("_UIName", capitalized: false) == "uIName")
+    }
+
+    private static func generate(_ graphs: [(name: String, graph: ArchiveGraph)]) -> (text: String, notes: [String]) {
+        let output = ModelCodegen.generate(graphs)
+        return (output.source, output.notes)
     }
 }
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @testable import AutoCodingFast
 

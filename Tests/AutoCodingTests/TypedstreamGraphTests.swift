@@ -1,22 +1,23 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 /// The typedstream object layer on the shared samples: every one resolves into a graph that writes back the
 /// same events, and the Foundation classes map to their values.
 @Suite("Typedstream graph")
 struct TypedstreamGraphTests {
-    static let samples = Corpus.files("typedstream")
+    static let samples = SharedCorpus.files(in: "typedstream")
 
     static func graph(_ name: String) throws -> TypedGraph {
-        try TypedGraph(bytes: try Corpus.bytes("typedstream", name))
+        try TypedGraph(bytes: try SharedCorpus.bytes("typedstream", name))
     }
 
     static func foundation(_ value: TypedValue?) -> TypedFoundation? { value?.object?.foundation }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
     func graphWritesBackTheSameBytes(_ name: String) throws {
-        let bytes = try Corpus.bytes("typedstream", name)
+        let bytes = try SharedCorpus.bytes("typedstream", name)
         let stream = try Typedstream(bytes: bytes)
         let graph = try TypedGraph(stream: stream)
         let rewritten = graph.typedstream()
@@ -26,14 +27,14 @@ struct TypedstreamGraphTests {
     }
 
     /// Every sample converts to a keyed archive that reads back strictly, with as many objects and scalars.
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
     func convertsToAValidKeyedArchive(_ name: String) throws {
         let keyed = try Self.graph(name).keyedArchiveGraph()
         let reread = try ArchiveGraph(bytes: keyed.binaryPlist())
         #expect(reread.isEquivalent(to: keyed))
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func convertsFoundationClassesToTheirKeyedForms() throws {
         let keyed = try ArchiveGraph(
             bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist()
@@ -52,7 +53,7 @@ struct TypedstreamGraphTests {
         #expect(body.root?.object?["NSAttributes"]?.object?.className == "NSDictionary")
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsFoundationScalars() throws {
         guard case .string(let s)? = try Self.graph("crabstep_foundation-NSString").root?.foundation else {
             Issue.record("NSString")
@@ -81,7 +82,7 @@ struct TypedstreamGraphTests {
         #expect(!d.isEmpty)
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsFoundationCollections() throws {
         guard case .dictionary(let pairs)? = try Self.graph("crabstep_foundation-NSDictionaryNested").root?.foundation
         else {
@@ -121,7 +122,7 @@ struct TypedstreamGraphTests {
         #expect(baseString == "https://example.com/dir/")
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsAttributedStringRuns() throws {
         guard case .attributedString(let body)? = try Self.graph("crabstep_AttributedBodyTextOnly").root?.foundation
         else {
@@ -146,7 +147,7 @@ struct TypedstreamGraphTests {
         #expect(emoji.runs.allSatisfy { $0.attributes != nil })
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsNeXTClassesAndNibFonts() throws {
         guard case .streamTable(let entries)? = try Self.graph("WorldWideWeb-0.12_IB.proj").root?.foundation else {
             Issue.record("StreamTable")
@@ -201,7 +202,7 @@ struct TypedstreamGraphTests {
         #expect(same)
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func keepsSharedObjectsAsOneInstance() throws {
         let graph = try Self.graph("crabstep_HugeWithRefs")
         let objects = graph.objects

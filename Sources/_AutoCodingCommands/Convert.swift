@@ -1,0 +1,59 @@
+import ArgumentParser
+import AutoCodingCore
+import Foundation
+
+/// `autocoding convert`: rewrites an archive or property list as binary or XML.
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a keyed archive or property list between binary and XML.",
+        discussion: """
+            The input (binary or XML, archive or plain property list) is read strictly and written whole: \
+            binary by the native writer (uniqued scalars, minimal widths), XML through libplist with UIDs as \
+            CF$UID dictionaries. Keyed archives keep their $objects table as it is. A typedstream (NSArchiver) \
+            converts with --to keyed (or any --to) into an equivalent NSKeyedArchiver archive of its object \
+            graph: Foundation classes in their keyed forms, other classes with their typed values as $0, $1, ….
+
+            Exit status: 0 on success, 1 when the input cannot be read or the output written, 2 on a usage error.
+            """
+    )
+
+    /// What `--to` names: a property-list encoding, or `keyed` for a typedstream's graph as a keyed archive.
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case binary, xml, keyed
+    }
+
+    @Option(help: "The encoding to write: binary, xml, or keyed (a typedstream as an NSKeyedArchiver archive).")
+    var to: Target
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
+    var output: String
+
+    @Option(help: "The binary-plist parser: native or libplist.")
+    var backend: ArchiveReadingOptions.Backend = .native
+
+    @Argument(help: "A keyed archive or property list (binary or XML).")
+    var path: String
+
+    func run() throws {
+        var options = ArchiveReadingOptions()
+        options.backend = backend
+        let bytes: [UInt8]
+        do {
+            let input = try InputFiles.read(path, limit: options.maxInputBytes)
+            if Typedstream.hasSignature(input) || to == .keyed {
+                // A typedstream's object graph as the equivalent keyed archive (binary plist).
+                bytes = try TypedGraph(bytes: input, options: options).keyedArchiveGraph().binaryPlist()
+                try writeOutput(bytes, to: output)
+                return
+            }
+            let value = try ArchiveValue(propertyList: input, options: options)
+            // An archive must be a valid one: converting must not launder a broken archive into a new file.
+            _ = try FileCheck.keyedArchive(value, options: options)
+            bytes = to == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+        } catch {
+            StandardError.write("error: \(path): \(ErrorReport(error).reason)")
+            throw ExitCode(1)
+        }
+        try writeOutput(bytes, to: output)
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import AutoCodingCore
+import Foundation
+
+/// `autocoding encode`: the inverse of `autocoding json`, from the JSON form back to an archive or plist.
+struct Encode: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a keyed archive (or property list) from the JSON that `autocoding json` prints.",
+        discussion: """
+            A JSON object whose first key is $archiver or $top is an archive graph ({"$archiver": …, \
+            "$top": …} with $class/$uid/$ref objects) and is written as a keyed archive: each object once, \
+            shared references and cycles kept. Any other JSON is a plain property-list value. \
+            `autocoding encode` of `autocoding json X` is graph-equal to X.
+
+            Exit status: 0 on success, 1 when the JSON cannot be read or is not the JSON form, 2 on a usage error.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
+    var output: String
+
+    @Option(help: "The property-list encoding written: binary or xml.")
+    var format: ArchiveFile.Format = .binary
+
+    @Argument(help: "The JSON file ('-' for standard input).")
+    var path: String
+
+    func run() throws {
+        let bytes: [UInt8]
+        do {
+            let json = path == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : try InputFiles.read(path)
+            bytes = try Self.encode(json: json, format: format)
+        } catch {
+            StandardError.write("error: \(path): \(ErrorReport(error).reason)")
+            throw ExitCode(1)
+        }
+        try writeOutput(bytes, to: output)
+    }
+
+    /// The archive (or plist) the JSON describes, in `format`.
+    static func encode(json: [UInt8], format: ArchiveFile.Format) throws -> [UInt8] {
+        if isArchiveGraph(json) {
+            let archive = try ArchiveGraph(json: Data(json)).keyedArchive()
+            return format == .binary ? archive.binaryPlist() : try archive.xmlPlist()
+        }
+        guard let text = String(validating: json, as: UTF8.self) else {
+            throw ArchiveJSONError("the JSON is not valid UTF-8")
+        }
+        let value = try ArchiveValue(json: text)
+        return format == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+    }
+
+    /// Whether the JSON is an object whose first key is `$archiver` or `$top` (the graph form).
+    static func isArchiveGraph(_ json: [UInt8]) -> Bool {
+        var index = json.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        func skipSpace() {
+            while index < json.count, [0x20, 0x09, 0x0A, 0x0D].contains(json[index]) { index += 1 }
+        }
+        skipSpace()
+        guard index < json.count, json[index] == UInt8(ascii: "{") else { return false }
+        index += 1
+        skipSpace()
+        let rest = json[index...]
+        return rest.starts(with: Array("\"$archiver\"".utf8)) || rest.starts(with: Array("\"$top\"".utf8))
+    }
+}
+
+extension ArchiveFile.Format: ExpressibleByArgument {}
+
+/// Writes command output to a file atomically, or to standard output for `-`; failures exit with status 1.
+func writeOutput(_ bytes: [UInt8], to path: String) throws {
+    do {
+        if path == "-" {
+            let sink = OutputSink.standardOutput()
+            try sink.write(bytes)
+            try sink.flush()
+        } else {
+            try ArchiveFile.write(bytes, to: path)
+        }
+    } catch {
+        StandardError.write("error: \(ErrorReport(error).reason)")
+        throw ExitCode(1)
+    }
+}

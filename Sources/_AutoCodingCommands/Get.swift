@@ -1,0 +1,63 @@
+import ArgumentParser
+import AutoCodingCore
+import Foundation
+
+/// `autocoding get FILE PATH...`: prints the values at paths into an archive, reading only what they reach.
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the values at paths into a keyed archive, reading only the objects on the paths.",
+        discussion: """
+            A path starts at $top and uses the keys exactly as stored: .key follows a key (and the UID it \
+            holds), ["key"] does the same for any key (NS.objects holds a dot) and also finds an NSDictionary \
+            element, [i] indexes an array or an NSArray's elements, [*] fans out. Examples: \
+            '$top.root["NS.objects"][3].name', '$top.root[*].friends[0].name'.
+
+            Prints one line per path: the value in the JSON form of `autocoding json` (an object with \
+            everything it reaches), or for a path with [*] a JSON array of the values. Large files are \
+            memory-mapped; only the objects on the paths and under the results are read and validated.
+
+            Exit status: 0 when every path resolves, 1 when the file cannot be read or a path does not \
+            resolve (the error names the step at fault; lines for earlier paths are printed).
+            """
+    )
+
+    @Flag(help: "Read, validate and decode the whole archive first (the eager path), then answer from the graph.")
+    var eager = false
+
+    @Argument(help: "A keyed archive (binary or XML).")
+    var file: String
+
+    @Argument(help: "Paths such as $top.root.name (quote them in the shell: $ and [ are special).")
+    var paths: [String]
+
+    func run() throws {
+        // The eager path exists to measure laziness against (scripts/lazy-benchmark.py) and to cross-check it.
+        let evaluate: (ArchivePath) throws -> [ArchivedValue]
+        do {
+            if eager {
+                let graph = try ArchiveGraph(contentsOf: file)
+                evaluate = { try graph.values(at: $0) }
+            } else {
+                let archive = try LazyKeyedArchive(contentsOf: file)
+                evaluate = { try archive.values(at: $0) }
+            }
+        } catch {
+            StandardError.write("error: \(file): \(error)")
+            throw ExitCode(1)
+        }
+        for text in paths {
+            do {
+                let path = try ArchivePath(parsing: text)
+                let values = try evaluate(path)
+                let line =
+                    path.fansOut
+                    ? ArchivedValue.array(values).json(prettyPrinted: false)
+                    : values.first.map { $0.json(prettyPrinted: false) } ?? "null"
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            } catch {
+                StandardError.write("error: \(file): \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import AutoCodingCore
+import Foundation
+
+/// `autocoding json`: prints a keyed archive as JSON, with `$ref` for shared and cyclic objects.
+struct JSONCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "json",
+        abstract: "Print a keyed archive or property list as JSON.",
+        discussion: """
+            An archive prints as {"$archiver": …, "$top": {…}}. Each object prints as \
+            {"$class": …, "$uid": n, …} the first time and as {"$ref": n} after that, so shared objects \
+            and cycles stay finite. A plain property list prints as JSON of its value. Data prints as \
+            {"$data": "<base64>"}, dates as {"$date": "<ISO 8601>"}. A typedstream (NSArchiver) prints as \
+            {"text", "runs"} when it is an iMessage attributedBody, else as its groups of typed values with \
+            objects as {"$class", "$id", "$classes", "groups"} and {"$ref": id}.
+
+            Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
+            """
+    )
+
+    @Flag(help: "Print on one line, without indentation.")
+    var compact = false
+
+    @Option(help: "The binary-plist parser: native or libplist.")
+    var backend: ArchiveReadingOptions.Backend = .native
+
+    @Argument(help: "A keyed archive or property list (binary or XML).")
+    var path: String
+
+    func run() throws {
+        var options = ArchiveReadingOptions()
+        options.backend = backend
+        let text: String
+        do {
+            let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+            if Typedstream.hasSignature(bytes) {
+                FileHandle.standardOutput.write(Data((try TypedstreamJSON.json(bytes, options: options) + "\n").utf8))
+                return
+            }
+            switch try ArchiveFile.read(contentsOf: path, options: options) {
+            case .keyedArchive(let graph):
+                text = graph.json(prettyPrinted: !compact)
+            case .propertyList(let value):
+                text = value.json(prettyPrinted: !compact)
+            case .data:
+                StandardError.write("error: \(path): not a keyed archive or property list")
+                throw ExitCode(1)
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            // Thrown errors would print as ArgumentParser's "Error: …"; the documented form is "error: …".
+            // A file-system error already names the path.
+            StandardError.write(error is ArchiveFileError ? "error: \(error)" : "error: \(path): \(error)")
+            throw ExitCode(1)
+        }
+        // One write of the whole text: large archives print megabytes, which print() would copy again.
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,118 @@
+import AutoCodingCore
+import Foundation
+
+/// Builds one JSON object as text, keys in the order they are added: the records `batch` and
+/// `validate --json` print, one per line (NDJSON).
+///
+/// Writing the text directly keeps the key order stable and costs a fraction of `JSONSerialization`, which
+/// matters at tens of thousands of records per second.
+struct JSONLine {
+    private(set) var text = "{"
+    private var isFirst = true
+
+    /// Adds `"key": value` where value is already JSON text.
+    mutating func raw(_ key: String, _ json: String) {
+        if !isFirst { text += "," }
+        isFirst = false
+        JSONLine.appendString(key, to: &text)
+        text += ":"
+        text += json
+    }
+
+    mutating func string(_ key: String, _ value: String?) {
+        guard let value else { return raw(key, "null") }
+        var quoted = ""
+        JSONLine.appendString(value, to: &quoted)
+        raw(key, quoted)
+    }
+
+    mutating func int(_ key: String, _ value: Int?) { raw(key, value.map(String.init) ?? "null") }
+
+    mutating func bool(_ key: String, _ value: Bool) { raw(key, value ? "true" : "false") }
+
+    /// A number with three decimals (milliseconds).
+    mutating func milliseconds(_ key: String, _ value: Double) {
+        raw(key, String(format: "%.3f", value))
+    }
+
+    /// The object's text with its closing brace.
+    var finished: String { text + "}" }
+
+    /// Appends `value` as a JSON string literal (quotes, backslash escapes, control characters as `\u00XX`).
+    static func appendString(_ value: String, to out: inout String) {
+        out += "\""
+        var start = value.unicodeScalars.startIndex
+        let scalars = value.unicodeScalars
+        var index = start
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let escape: String?
+            switch scalar {
+            case "\"": escape = "\\\""
+            case "\\": escape = "\\\\"
+            case "\n": escape = "\\n"
+            case "\r": escape = "\\r"
+            case "\t": escape = "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                escape = String(format: "\\u%04x", scalar.value)
+            default: escape = nil
+            }
+            if let escape {
+                out.unicodeScalars.append(contentsOf: scalars[start..<index])
+                out += escape
+                start = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        out.unicodeScalars.append(contentsOf: scalars[start..<scalars.endIndex])
+        out += "\""
+    }
+
+    /// `value` as a JSON string literal.
+    static func quoted(_ value: String) -> String {
+        var out = ""
+        appendString(value, to: &out)
+        return out
+    }
+}
+
+/// The stable code and human reason of any error the commands report, for NDJSON `error` objects and the
+/// summary's failures-by-code table.
+struct ErrorReport: Hashable {
+    var code: String
+    var reason: String
+
+    init(code: String, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// `ArchiveError`s give their stable code (`invalidUID`, `truncated` …); other failures get a code for
+    /// their kind (`fileError`, `invalidJSON`, `sqliteError`, `roundTripMismatch`, `decodingError`).
+    init(_ error: any Error) {
+        switch error {
+        case let error as ArchiveError:
+            self.init(code: error.code.description, reason: error.reason)
+        case let error as ArchiveFileError:
+            self.init(code: "fileError", reason: error.description)
+        case let error as ArchiveJSONError:
+            self.init(code: "invalidJSON", reason: error.description)
+        case let error as SQLiteError:
+            self.init(code: "sqliteError", reason: error.description)
+        case let error as FileCheck.RoundTripMismatch:
+            self.init(code: "roundTripMismatch", reason: error.description)
+        case let error as DecodingError:
+            self.init(code: "decodingError", reason: String(describing: error))
+        default:
+            self.init(code: "error", reason: String(describing: error))
+        }
+    }
+
+    /// `{"code": …, "reason": …}`.
+    var json: String {
+        var line = JSONLine()
+        line.string("code", code)
+        line.string("reason", reason)
+        return line.finished
+    }
+}

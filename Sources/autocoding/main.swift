@@ -1,0 +1,3 @@
+import _AutoCodingCommands
+
+AutoCodingCommand.main()
