@@ -16,6 +16,15 @@ import OrderedCollections
 // | bool, number, data, date, UID        | plain (in place) or `{"$entry": …}` (its own `$objects` entry)    |
 // | data, date                           | `{"$data": "<base64>"}`, `{"$date": "<ISO 8601>"}`                |
 // | UID, non-finite real                 | `{"$cfuid": n}`, `{"$real": "nan"}` (or `"inf"`, `"-inf"`)        |
+// | shared scalar, first time printed    | `{"$entry": value, "$uid": n}` or `{"$inline": value, "$uid": n}` |
+// | the same scalar, every later time    | `{"$ref": n}`                                                     |
+//
+// A scalar is shared when one stored value (a string, data, or a plain array or dictionary: one binary-plist
+// object) is reached from several places, as a `$objects` entry referenced by several UIDs is. Printing it once
+// keeps the text linear in the archive: a 1 MiB string referenced 1,000 times would otherwise print 1 GB.
+// Scalars of 15 bytes or less, numbers, booleans and dates are not tracked (each copy costs what its reference
+// does). What still expands (plain containers sharing children inside one value, plain property lists) is bounded
+// by the `maxOutputBytes` variants, which throw once the text passes the budget.
 //
 // Why the default form depends on the type: NSKeyedArchiver stores strings as their own `$objects` entries
 // (`encodeObject:` of an NSString) and numbers, booleans and bytes in place (`encodeInteger:`, `encodeBool:`,
@@ -24,7 +33,7 @@ import OrderedCollections
 // 909 in-place vs 20 referenced data). Property-list arrays and dictionaries used as scalars are always wrapped,
 // since a bare JSON array or object is an in-place graph container.
 //
-// `$uid` numbers count objects in the order they are first printed, from 1; they are not archive UIDs.
+// `$uid` numbers count objects and shared scalars in the order they are first printed, from 1; they are not archive UIDs.
 // `$classes` is printed only when the archive has a chain. A date whose ISO 8601 text does not give back the
 // exact `Double` also carries `"$time"`, the seconds since 2001-01-01 (authoritative when present). A dictionary
 // or field key that looks like a marker (`$data`, `$$data` …) gets one more leading `$`, so any key survives.
@@ -59,6 +68,13 @@ extension ArchiveGraph {
         var writer = GraphJSONWriter(sink: JSONTextSink(prettyPrinted: prettyPrinted))
         writer.write(self)
         return writer.sink.text
+    }
+
+    /// ``json(prettyPrinted:)`` within an output budget: throws ``ArchiveError/Code-swift.struct/limitExceeded``
+    /// naming `maxOutputBytes` once the text passes it, instead of returning a partial document. Use it for
+    /// untrusted input, with ``OutputBudget/bytes(forInputBytes:)`` as the budget.
+    public func json(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {
+        try JSONTextSink.text(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes) { $0.write(self) }
     }
 
     /// The graph as Foundation JSON objects (`[String: Any]`, `[Any]`, `String`, `Int`, `Double`, `Bool`,
@@ -105,6 +121,11 @@ extension ArchivedValue {
         writer.write(self)
         return writer.sink.text
     }
+
+    /// ``json(prettyPrinted:)`` within an output budget; see ``ArchiveGraph/json(prettyPrinted:maxOutputBytes:)``.
+    public func json(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {
+        try JSONTextSink.text(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes) { $0.write(self) }
+    }
 }
 
 extension ArchiveValue {
@@ -116,6 +137,13 @@ extension ArchiveValue {
         var writer = GraphJSONWriter(sink: JSONTextSink(prettyPrinted: prettyPrinted))
         writer.write(self)
         return writer.sink.text
+    }
+
+    /// ``json(prettyPrinted:)`` within an output budget; see ``ArchiveGraph/json(prettyPrinted:maxOutputBytes:)``.
+    /// A plain property list has no `$ref`: a binary plist whose containers share children expands, and the
+    /// budget is what bounds it.
+    public func json(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {
+        try JSONTextSink.text(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes) { $0.write(self) }
     }
 
     /// The value as Foundation JSON objects, or nil when it nests deeper than 512 levels; see

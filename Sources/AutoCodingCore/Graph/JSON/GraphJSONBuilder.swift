@@ -40,6 +40,9 @@ struct GraphJSONBuilder {
     private var stack: [Frame] = []
     private var result: Node?
     private var shells: [Int: ArchivedObject] = [:]
+    /// Shared scalars by `$uid`: a `$ref` to one gives a copy of the value, which shares its storage, so the
+    /// writer prints it as a `$ref` again.
+    private var scalars: [Int: ArchivedValue] = [:]
     private var defined: Set<Int> = []
     /// `$ref` numbers in order of first use, to report the first dangling one.
     private var referenced: [Int] = []
@@ -218,15 +221,18 @@ struct GraphJSONBuilder {
             guard entries.count == 1, let number = try integer(entries[0].node, GraphJSONKey.ref) else {
                 throw ArchiveJSONError("{\"$ref\": n} must have one integer and no other key")
             }
+            if let scalar = scalars[number] { return scalar }
             if referencedSet.insert(number).inserted { referenced.append(number) }
             return .object(shell(number))
         }
         if has(GraphJSONKey.className) { return .object(try object(entries)) }
         for (marker, isReference) in [(GraphJSONKey.inline, false), (GraphJSONKey.entry, true)] where has(marker) {
-            guard entries.count == 1, case .plist(let value) = entries[0].node else {
-                throw ArchiveJSONError("{\"\(marker)\": value} must have no other key")
-            }
-            return isReference ? .reference(value) : .inline(value)
+            let uid = entries.first { $0.key == GraphJSONKey.uid }
+            guard entries.count == (uid == nil ? 1 : 2), case .plist(let value)? = entries.first(where: { $0.key == marker })?.node
+            else { throw ArchiveJSONError("{\"\(marker)\": value} must have no other key than \"$uid\"") }
+            let scalar: ArchivedValue = isReference ? .reference(value) : .inline(value)
+            if let uid { try defineScalar(scalar, uid.node) }
+            return scalar
         }
         guard [GraphJSONKey.uid, GraphJSONKey.classes].contains(firstMarker) == false else {
             throw ArchiveJSONError("\"\(firstMarker)\" outside an object with \"$class\"")
@@ -282,6 +288,17 @@ struct GraphJSONBuilder {
         object.archiveClass = archiveClass
         object.fields = fields
         return object
+    }
+
+    /// Records a shared scalar under its `$uid`. The writer prints a shared scalar before its `$ref`s; a `$ref`
+    /// met first has already been taken for an object, so it is refused.
+    private mutating func defineScalar(_ scalar: ArchivedValue, _ node: Node) throws {
+        guard let number = try integer(node, GraphJSONKey.uid) else { throw ArchiveJSONError("$uid must be an integer") }
+        guard defined.insert(number).inserted else { throw ArchiveJSONError("\"$uid\": \(number) is defined twice") }
+        guard shells[number] == nil else {
+            throw ArchiveJSONError("{\"$ref\": \(number)} comes before the shared value it names; define it first")
+        }
+        scalars[number] = scalar
     }
 
     private mutating func shell(_ number: Int) -> ArchivedObject {

@@ -8,8 +8,31 @@ import OrderedCollections
 /// memory, not by the thread's stack.
 struct GraphJSONWriter<Sink: JSONSink> {
     var sink: Sink
+    /// `$uid` numbers of the objects and shared scalars printed so far, counted together from 1.
     private var numbers: [ObjectIdentifier: Int] = [:]
+    private var sharedNumbers: [SharedScalar: Int] = [:]
+    /// Scalars reached more than once (see ``countShared(_:)``): they print with a `$uid` the first time and as
+    /// `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
+    private var shared: Set<SharedScalar> = []
     private var stack: [Frame] = []
+
+    /// A scalar's storage and its placement: one storage can be both an `$objects` entry and an in-place value.
+    private struct SharedScalar: Hashable {
+        var storage: StorageIdentity
+        var isReference: Bool
+
+        init?(_ value: ArchivedValue) {
+            switch value {
+            case .reference(let scalar): isReference = true
+                guard let storage = StorageIdentity(scalar) else { return nil }
+                self.storage = storage
+            case .inline(let scalar): isReference = false
+                guard let storage = StorageIdentity(scalar) else { return nil }
+                self.storage = storage
+            default: return nil
+            }
+        }
+    }
 
     private enum Frame {
         case graphArray([ArchivedValue], Int)
@@ -18,11 +41,14 @@ struct GraphJSONWriter<Sink: JSONSink> {
         case plistDictionary(OrderedDictionary<String, ArchiveValue>, Int)
         /// Closes a wrapper object (`$inline`, `$entry`, the document) once its value is written.
         case endObject
+        /// Writes the `$uid` of a shared scalar's wrapper, then closes it.
+        case endSharedScalar(Int)
     }
 
     init(sink: Sink) { self.sink = sink }
 
     mutating func write(_ graph: ArchiveGraph) {
+        countShared(Array(graph.roots.values))
         sink.beginObject(compact: false)
         sink.key(GraphJSONKey.archiver)
         sink.string(graph.archiver)
@@ -40,14 +66,44 @@ struct GraphJSONWriter<Sink: JSONSink> {
     }
 
     mutating func write(_ value: ArchivedValue) {
+        countShared([value])
         writeGraph(value)
         drain()
     }
 
+    /// Finds the scalars reachable more than once from `values`, visiting each object and each in-place
+    /// container storage once, so that the count costs what the graph holds, not what it expands to.
+    private mutating func countShared(_ values: [ArchivedValue]) {
+        var seenObjects = Set<ObjectIdentifier>()
+        var seenArrays = Set<StorageIdentity>()
+        var seenScalars = Set<SharedScalar>()
+        var pending = values
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                if seenObjects.insert(ObjectIdentifier(object)).inserted { pending += object.fields.values }
+            case .array(let elements):
+                if let storage = StorageIdentity(elements), !seenArrays.insert(storage).inserted { continue }
+                pending += elements
+            case .dictionary(let entries):
+                pending += entries.values
+            case .reference, .inline:
+                if let key = SharedScalar(value), !seenScalars.insert(key).inserted { shared.insert(key) }
+            case .null:
+                break
+            }
+        }
+    }
+
     private mutating func drain() {
-        while let frame = stack.popLast() {
+        // A sink past its budget ends the walk: the caller throws rather than print a partial document.
+        while !sink.isFull, let frame = stack.popLast() {
             switch frame {
             case .endObject:
+                sink.endObject()
+            case .endSharedScalar(let number):
+                sink.key(GraphJSONKey.uid)
+                sink.integer(Int64(number))
                 sink.endObject()
             case .graphArray(let elements, let i):
                 guard i < elements.count else { sink.endArray(); continue }
@@ -81,13 +137,10 @@ struct GraphJSONWriter<Sink: JSONSink> {
         case .object(let object):
             let id = ObjectIdentifier(object)
             if let number = numbers[id] {
-                sink.beginObject(compact: true)
-                sink.key(GraphJSONKey.ref)
-                sink.integer(Int64(number))
-                sink.endObject()
+                writeReference(number)
                 return
             }
-            let number = numbers.count + 1
+            let number = nextNumber()
             numbers[id] = number
             sink.beginObject(compact: false)
             sink.key(GraphJSONKey.className)
@@ -107,11 +160,34 @@ struct GraphJSONWriter<Sink: JSONSink> {
         case .dictionary(let entries):
             sink.beginObject(compact: false)
             stack.append(.graphDictionary(entries, 0, escapesKeys: true))
-        case .inline(let scalar):
-            writeScalar(scalar, isReference: false)
-        case .reference(let scalar):
-            writeScalar(scalar, isReference: true)
+        case .inline(let scalar), .reference(let scalar):
+            let isReference = if case .reference = value { true } else { false }
+            guard let key = SharedScalar(value), shared.contains(key) else {
+                writeScalar(scalar, isReference: isReference)
+                return
+            }
+            if let number = sharedNumbers[key] {
+                writeReference(number)
+                return
+            }
+            let number = nextNumber()
+            sharedNumbers[key] = number
+            // `{"$entry": value, "$uid": n}` (or `$inline`): the wrapper says where the value is stored, `$uid`
+            // names it for the `$ref`s that follow.
+            sink.beginObject(compact: Self.defaultIsReference(scalar) != nil)
+            sink.key(isReference ? GraphJSONKey.entry : GraphJSONKey.inline)
+            stack.append(.endSharedScalar(number))
+            writePlist(scalar)
         }
+    }
+
+    private func nextNumber() -> Int { numbers.count + sharedNumbers.count + 1 }
+
+    private mutating func writeReference(_ number: Int) {
+        sink.beginObject(compact: true)
+        sink.key(GraphJSONKey.ref)
+        sink.integer(Int64(number))
+        sink.endObject()
     }
 
     /// A scalar in its plain form when that is its type's default placement, else wrapped.

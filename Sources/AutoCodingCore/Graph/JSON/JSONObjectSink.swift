@@ -63,4 +63,7 @@ struct JSONObjectSink: JSONSink {
     mutating func real(_ value: Double) { add(value) }
     mutating func bool(_ value: Bool) { add(value) }
     mutating func null() { add(NSNull()) }
+    /// Never: this sink has no output budget, only its depth limit (`jsonObject()` is for values you trust;
+    /// the text forms take `maxOutputBytes`).
+    var isFull: Bool { false }
 }

@@ -14,4 +14,7 @@ protocol JSONSink {
     mutating func real(_ value: Double)
     mutating func bool(_ value: Bool)
     mutating func null()
+    /// Whether the sink has used up its output budget; the writer stops when it has.
+    var isFull: Bool { get }
 }
+

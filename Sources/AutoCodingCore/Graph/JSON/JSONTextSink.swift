@@ -1,3 +1,5 @@
+import AutoCodingFast
+
 /// Prints JSON text into a byte buffer.
 struct JSONTextSink: JSONSink {
     private var bytes: [UInt8] = []
@@ -8,12 +10,20 @@ struct JSONTextSink: JSONSink {
     /// Indentation stops growing here, so a deep chain prints in linear space.
     private static let maxIndentLevels = 32
 
-    init(prettyPrinted: Bool) {
+    /// The output budget: past it the sink is full and the writer stops.
+    private let maxBytes: Int
+
+    init(prettyPrinted: Bool, maxBytes: Int = .max) {
         self.prettyPrinted = prettyPrinted
+        self.maxBytes = maxBytes
         bytes.reserveCapacity(4096)
     }
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether more than `maxBytes` bytes have been written. Checked between values, so the text may pass the
+    /// budget by one value (at most one scalar of the input).
+    var isFull: Bool { bytes.count > maxBytes }
 
     /// A line break and the indentation, copied from one buffer (appending spaces one by one is slow).
     private static let lineBreak: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 2 * maxIndentLevels)
@@ -111,5 +121,17 @@ struct JSONTextSink: JSONSink {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONTextSink {
+    /// Runs `write` with a budgeted writer and returns its text, or throws once the text passes the budget.
+    static func text(
+        prettyPrinted: Bool, maxOutputBytes: Int, _ write: (inout GraphJSONWriter<JSONTextSink>) -> Void
+    ) throws(ArchiveError) -> String {
+        var writer = GraphJSONWriter(sink: JSONTextSink(prettyPrinted: prettyPrinted, maxBytes: maxOutputBytes))
+        write(&writer)
+        guard !writer.sink.isFull else { throw OutputBudget.exceeded(maxOutputBytes, what: "the JSON text") }
+        return writer.sink.text
     }
 }
