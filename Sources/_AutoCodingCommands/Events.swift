@@ -15,7 +15,7 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: "A typedstream file (signature streamtyped or typedstream).")
+    @Argument(help: "A typedstream file (signature streamtyped or typedstream), or '-' for standard input.")
     var path: String
 
     func run() throws {

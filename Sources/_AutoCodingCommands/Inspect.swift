@@ -25,7 +25,7 @@ struct Inspect: ParsableCommand {
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
-    @Argument(help: "A keyed archive or property list (binary or XML).")
+    @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
     func validate() throws {
