@@ -43,12 +43,12 @@ struct Validate: ParsableCommand {
                 let summary = try FileCheck.check(path: path, options: options, roundtrip: roundtrip)
                 record.bool("ok", true)
                 record.string("summary", summary)
-                try sink.write(json ? record.finished + "\n" : "ok \(path) \(summary)\n")
+                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("ok \(path) \(summary)") + "\n")
                 passed += 1
             } catch {
                 record.bool("ok", false)
                 record.raw("error", ErrorReport(error).json)
-                try sink.write(json ? record.finished + "\n" : "FAIL \(path): \(error)\n")
+                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("FAIL \(path): \(error)") + "\n")
                 failed += 1
             }
         }
