@@ -12,7 +12,7 @@ import AutoCodingFast
 /// Only values with heap storage have an identity: strings longer than the 15 UTF-8 bytes Swift stores in place,
 /// and non-empty data, arrays and dictionaries. Small values are cheap to repeat. An identity is only meaningful
 /// while the value it came from is alive (the walker holds the whole tree, so addresses are not reused).
-struct StorageIdentity: Hashable {
+package struct StorageIdentity: Hashable {
     private let address: UInt
     private let secondAddress: UInt
     private let count: Int
@@ -26,7 +26,7 @@ struct StorageIdentity: Hashable {
     }
 
     /// The identity of `value`'s storage, or nil when it has none worth tracking.
-    init?(_ value: ArchiveValue) {
+    package init?(_ value: ArchiveValue) {
         switch value {
         case .string(let s):
             // 15 bytes or fewer are stored in the value itself; the pointer would be to a temporary copy.
@@ -50,7 +50,7 @@ struct StorageIdentity: Hashable {
     }
 
     /// The identity of an in-place graph array's storage (nil when empty).
-    init?(_ elements: [ArchivedValue]) {
+    package init?(_ elements: [ArchivedValue]) {
         self.init(elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }, count: elements.count)
     }
 }
