@@ -189,8 +189,11 @@ struct ArchiveTree {
     static func scalar(_ value: ArchiveValue) -> String {
         switch value {
         case .string(let s):
-            let quoted = JSONLine.quoted(s.count > stringLimit ? String(s.prefix(stringLimit)) : s)
-            return s.count > stringLimit ? String(quoted.dropLast()) + "…\" (\(s.count) characters)" : quoted
+            // Only the head is looked at: counting the characters of a 1 MiB string referenced a thousand times
+            // would cost seconds. The size of a long one is its UTF-8 byte count, which a native string knows.
+            let head = s.prefix(stringLimit + 1)
+            guard head.count > stringLimit else { return JSONLine.quoted(s) }
+            return String(JSONLine.quoted(String(head.dropLast())).dropLast()) + "…\" (\(s.utf8.count) bytes)"
         case .data(let bytes):
             let head = bytes.prefix(8).map { String(format: "%02x", $0) }.joined()
             return "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + head + (bytes.count > 8 ? "…" : ""))>"
