@@ -45,6 +45,16 @@ struct AmplificationTests {
         #expect(try ArchiveGraph(bytes: archive.binaryPlist()).json() == json)
     }
 
+    @Test func equalStringsInTwoEntriesPrintOnceAndTheTextIsStable() throws {
+        let text = ArchiveValue.string("a string longer than fifteen bytes")
+        let bytes = KeyedArchive(
+            top: ["a": .uid(ArchiveUID(1)), "b": .uid(ArchiveUID(2))], objects: [.string("$null"), text, text]
+        ).binaryPlist()
+        let json = try ArchiveGraph(bytes: bytes).json()
+        #expect(json.contains(#"{"$ref": 1}"#))
+        #expect(try ArchiveGraph(bytes: ArchiveGraph(json: json).binaryPlist()).json() == json)
+    }
+
     @Test func aRefBeforeTheSharedValueItNamesIsRefused() throws {
         let json = #"{"$archiver": "NSKeyedArchiver", "$top": {"a": {"$ref": 1}, "b": {"$entry": "xxxxxxxxxxxxxxxxxxxxxxxx", "$uid": 1}}}"#
         #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: json) }

@@ -20,7 +20,8 @@ import OrderedCollections
 // | the same scalar, every later time    | `{"$ref": n}`                                                     |
 //
 // A scalar is shared when one stored value (a string, data, or a plain array or dictionary: one binary-plist
-// object) is reached from several places, as a `$objects` entry referenced by several UIDs is. Printing it once
+// object) is reached from several places, as a `$objects` entry referenced by several UIDs is, or when strings or
+// data of equal contents are (the graph cannot tell them apart, and `encode` writes them as one). Printing it once
 // keeps the text linear in the archive: a 1 MiB string referenced 1,000 times would otherwise print 1 GB.
 // Scalars of 15 bytes or less, numbers, booleans and dates are not tracked (each copy costs what its reference
 // does). What still expands (plain containers sharing children inside one value, plain property lists) is bounded

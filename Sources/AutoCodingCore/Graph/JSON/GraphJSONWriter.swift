@@ -10,10 +10,12 @@ struct GraphJSONWriter<Sink: JSONSink> {
     var sink: Sink
     /// `$uid` numbers of the objects and shared scalars printed so far, counted together from 1.
     private var numbers: [ObjectIdentifier: Int] = [:]
-    private var sharedNumbers: [SharedScalar: Int] = [:]
-    /// Scalars reached more than once (see ``countShared(_:)``): they print with a `$uid` the first time and as
-    /// `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
-    private var shared: Set<SharedScalar> = []
+    private var sharedNumbers: [Int: Int] = [:]
+    /// Each tracked scalar storage's value class: storages with equal contents (strings and data) share one.
+    private var valueClass: [SharedScalar: Int] = [:]
+    /// Value classes reached more than once (see ``countShared(_:)``): they print with a `$uid` the first time
+    /// and as `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
+    private var shared: Set<Int> = []
     private var stack: [Frame] = []
 
     /// A scalar's storage and its placement: one storage can be both an `$objects` entry and an in-place value.
@@ -73,10 +75,16 @@ struct GraphJSONWriter<Sink: JSONSink> {
 
     /// Finds the scalars reachable more than once from `values`, visiting each object and each in-place
     /// container storage once, so that the count costs what the graph holds, not what it expands to.
+    ///
+    /// Scalars are told apart by storage first, then strings and data by contents (hashed once per storage), so
+    /// that equal texts stored twice also print once: the JSON then reads back to one `$objects` entry, and
+    /// printing that archive gives the same JSON again whichever writer made the first one. Containers compare
+    /// by storage only: hashing a plain array would walk whatever it shares.
     private mutating func countShared(_ values: [ArchivedValue]) {
         var seenObjects = Set<ObjectIdentifier>()
         var seenArrays = Set<StorageIdentity>()
-        var seenScalars = Set<SharedScalar>()
+        var byContents: [ContentsKey: Int] = [:]
+        var occurrences: [Int: Int] = [:]
         var pending = values
         while let value = pending.popLast() {
             switch value {
@@ -87,11 +95,36 @@ struct GraphJSONWriter<Sink: JSONSink> {
                 pending += elements
             case .dictionary(let entries):
                 pending += entries.values
-            case .reference, .inline:
-                if let key = SharedScalar(value), !seenScalars.insert(key).inserted { shared.insert(key) }
+            case .reference(let scalar), .inline(let scalar):
+                guard let key = SharedScalar(value) else { continue }
+                let id: Int
+                if let known = valueClass[key] {
+                    id = known
+                } else {
+                    let contents = ContentsKey(scalar, isReference: key.isReference)
+                    id = contents.flatMap { byContents[$0] } ?? valueClass.count
+                    if let contents, byContents[contents] == nil { byContents[contents] = id }
+                    valueClass[key] = id
+                }
+                occurrences[id, default: 0] += 1
+                if occurrences[id] == 2 { shared.insert(id) }
             case .null:
                 break
             }
+        }
+    }
+
+    /// A string or data scalar by contents, with its placement.
+    private struct ContentsKey: Hashable {
+        var scalar: ArchiveValue
+        var isReference: Bool
+
+        init?(_ scalar: ArchiveValue, isReference: Bool) {
+            switch scalar {
+            case .string, .data: self.scalar = scalar
+            default: return nil
+            }
+            self.isReference = isReference
         }
     }
 
@@ -162,16 +195,16 @@ struct GraphJSONWriter<Sink: JSONSink> {
             stack.append(.graphDictionary(entries, 0, escapesKeys: true))
         case .inline(let scalar), .reference(let scalar):
             let isReference = if case .reference = value { true } else { false }
-            guard let key = SharedScalar(value), shared.contains(key) else {
+            guard let key = SharedScalar(value), let id = valueClass[key], shared.contains(id) else {
                 writeScalar(scalar, isReference: isReference)
                 return
             }
-            if let number = sharedNumbers[key] {
+            if let number = sharedNumbers[id] {
                 writeReference(number)
                 return
             }
             let number = nextNumber()
-            sharedNumbers[key] = number
+            sharedNumbers[id] = number
             // `{"$entry": value, "$uid": n}` (or `$inline`): the wrapper says where the value is stored, `$uid`
             // names it for the `$ref`s that follow.
             sink.beginObject(compact: Self.defaultIsReference(scalar) != nil)
