@@ -16,6 +16,10 @@ struct Get: ParsableCommand {
             everything it reaches), or for a path with [*] a JSON array of the values. Large files are \
             memory-mapped; only the objects on the paths and under the results are read and validated.
 
+            Bounded for hostile archives: a path may reach at most one value per input byte (at least 4,096) \
+            at any step, and each line at most --max-output-bytes (default 100 × the input + 1 MiB); past \
+            either the command fails naming the budget.
+
             Exit status: 0 when every path resolves, 1 when the file cannot be read or a path does not \
             resolve (the error names the step at fault; lines for earlier paths are printed).
             """

@@ -9,7 +9,9 @@ struct Inspect: ParsableCommand {
         discussion: """
             Each object prints once, as `Class #uid` with its fields below it; every later reference to it \
             (shared objects and cycles) prints as `↩︎ #uid Class`. The #uid is the object's index in the \
-            archive's $objects table. Strings and data are shortened. A plain property list prints as a tree \
+            archive's $objects table. Strings and data are shortened; a plain array or dictionary entry \
+            referenced again prints as `↩︎ #uid`, indentation stops growing after 32 levels, and the tree stops \
+            with an error past --max-output-bytes (default 100 × the input + 1 MiB). A plain property list prints as a tree \
             of its values.
 
             Exit status: 0 on success, 1 when the file cannot be read or is not a property list, 2 on a usage error.
