@@ -16,8 +16,10 @@ public enum AutoCodingCommands {
 
 /// Unbuffered messages on standard error.
 enum StandardError {
-    /// Writes `message`, adding a newline if it has none.
+    /// Writes `message`, adding a newline if it has none. Control characters (from archive text quoted in a
+    /// reason) are escaped; the message's own lines are kept.
     static func write(_ message: String) {
+        let message = TerminalText.escaped(message, keepingNewlines: true)
         FileHandle.standardError.write(Data((message.hasSuffix("\n") ? message : message + "\n").utf8))
     }
 }

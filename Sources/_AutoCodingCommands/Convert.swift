@@ -31,7 +31,7 @@ struct Convert: ParsableCommand {
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
-    @Argument(help: "A keyed archive or property list (binary or XML).")
+    @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
     func run() throws {

@@ -28,7 +28,7 @@ struct Encode: ParsableCommand {
     func run() throws {
         let bytes: [UInt8]
         do {
-            let json = path == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : try InputFiles.read(path)
+            let json = try InputFiles.read(path)
             bytes = try Self.encode(json: json, format: format)
         } catch {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
