@@ -49,7 +49,7 @@ struct Convert: ParsableCommand {
             let value = try ArchiveValue(propertyList: input, options: options)
             // An archive must be a valid one: converting must not launder a broken archive into a new file.
             _ = try FileCheck.keyedArchive(value, options: options)
-            bytes = to == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+            bytes = to == .binary ? try value.binaryPropertyList(readableWith: options) : try value.xmlPropertyList()
         } catch {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
             throw ExitCode(1)
