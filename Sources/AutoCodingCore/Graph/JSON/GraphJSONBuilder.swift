@@ -34,7 +34,15 @@ struct GraphJSONBuilder {
         /// Keys seen, kept only once an object is large enough for a linear duplicate scan to matter.
         var keySet: Set<String>?
         var pendingKey: String?
+        /// The deepest nesting of plain containers among the children so far (an object counts 0).
+        var childHeight = 0
     }
+
+    /// The deepest nesting of plain containers (arrays, dictionaries, marker payloads) a value may have: twice
+    /// what the binary-plist reader reads, for the marker objects that wrap values. Deeper JSON could never
+    /// become a readable archive, and such a value would be released recursively by the runtime (a stack
+    /// overflow near 40,000 levels). Objects reset the count: a chain of objects is not nesting.
+    static let maxValueDepth = 2 * ArchiveReadingOptions().depthLimit
 
     private let rootContext: Context
     private var stack: [Frame] = []
@@ -75,7 +83,12 @@ struct GraphJSONBuilder {
 
     mutating func endObject() throws {
         guard let frame = stack.popLast() else { return }
-        try add(interpret(frame))
+        let node = try interpret(frame)
+        if case .graph(.object) = node {
+            try add(node, height: 0)
+        } else {
+            try add(node, height: frame.childHeight + 1)
+        }
     }
 
     mutating func beginArray() throws {
@@ -90,10 +103,11 @@ struct GraphJSONBuilder {
 
     mutating func endArray() throws {
         guard let frame = stack.popLast() else { return }
+        let height = frame.childHeight + 1
         if frame.context == .graph {
-            try add(.graph(.array(frame.items.map(Self.graphValue))))
+            try add(.graph(.array(frame.items.map(Self.graphValue))), height: height)
         } else {
-            try add(.plist(.array(frame.items.map(Self.plistValue))))
+            try add(.plist(.array(frame.items.map(Self.plistValue))), height: height)
         }
     }
 
@@ -139,11 +153,15 @@ struct GraphJSONBuilder {
         }
     }
 
-    private mutating func add(_ node: Node) throws {
+    private mutating func add(_ node: Node, height: Int = 0) throws {
+        guard height <= Self.maxValueDepth else {
+            throw ArchiveJSONError("values nested deeper than \(Self.maxValueDepth) levels (no readable archive nests that deep)")
+        }
         guard let last = stack.indices.last else {
             result = node
             return
         }
+        stack[last].childHeight = max(stack[last].childHeight, height)
         if stack[last].isObject {
             stack[last].entries.append((stack[last].pendingKey ?? "", node))
             stack[last].pendingKey = nil

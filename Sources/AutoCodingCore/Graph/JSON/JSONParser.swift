@@ -12,18 +12,6 @@ enum JSONScalar {
 /// An iterative JSON parser (RFC 8259) that reports structure to a ``GraphJSONBuilder``; nesting costs heap,
 /// not stack.
 enum JSONParser {
-    /// The deepest nesting accepted: what the binary-plist reader reads (`depthLimit`), twice over for the
-    /// marker objects (`{"$entry": …}`) that wrap values, plus slack. Deeper JSON could never become a readable
-    /// archive, and the values built from it would be released recursively by the runtime (a stack overflow
-    /// near 40,000 levels).
-    static let maxDepth = 2 * ArchiveReadingOptions().depthLimit + 16
-
-    private static func checkDepth(_ depth: Int, _ scanner: Scanner) throws {
-        guard depth < maxDepth else {
-            throw scanner.error("JSON nested deeper than \(maxDepth) levels (no readable archive nests that deep)")
-        }
-    }
-
     static func parse(_ bytes: [UInt8], into builder: inout GraphJSONBuilder) throws {
         var scanner = Scanner(bytes: bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.i = 3 }
@@ -46,7 +34,6 @@ enum JSONParser {
                         scanner.i += 1
                         try builder.endObject()
                     } else {
-                        try checkDepth(open.count, scanner)
                         open.append(true)
                         try builder.key(scanner.readKey())
                         finishedValue = false
@@ -59,7 +46,6 @@ enum JSONParser {
                         scanner.i += 1
                         try builder.endArray()
                     } else {
-                        try checkDepth(open.count, scanner)
                         open.append(false)
                         finishedValue = false
                     }
