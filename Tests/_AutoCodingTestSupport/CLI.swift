@@ -63,12 +63,17 @@ package enum CLI {
     /// Runs `autocoding arguments…` with standard input from `input` (empty by default), standard output and
     /// standard error captured through files (never a terminal).
     package static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> Result {
+        try run(arguments, stdin: Data(input.utf8), in: directory)
+    }
+
+    /// Runs `autocoding arguments…` with `stdin` (bytes) as standard input.
+    package static func run(_ arguments: [String], stdin: Data, in directory: URL? = nil) throws -> Result {
         let executable = try #require(executable, "the autocoding executable was not found; build it first")
         let scratch = try TemporaryDirectory()
         let out = scratch.url.appendingPathComponent("stdout")
         let err = scratch.url.appendingPathComponent("stderr")
         let inp = scratch.url.appendingPathComponent("stdin")
-        try Data(input.utf8).write(to: inp)
+        try stdin.write(to: inp)
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
