@@ -4,6 +4,7 @@ import AutoCoding
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 
