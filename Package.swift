@@ -18,7 +18,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        // Test-only and documentation-only dependencies: SwiftPM resolves, for a package that depends on this one,
+        // only the packages that the targets of this package's products use (not test targets, and no plugin that
+        // no target uses), so library users never fetch these two. `scripts/docs.sh` runs the DocC plugin.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

@@ -141,8 +141,8 @@ struct Batch: ParsableCommand {
             throw ValidationError("--query, --table and --column go with --sqlite.")
         }
         guard (1...512).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 512.") }
-        guard sqliteTimeout > 0 && sqliteTimeout.isFinite else {
-            throw ValidationError("--sqlite-timeout must be a positive number of seconds.")
+        guard sqliteTimeout > 0 && sqliteTimeout <= 1e6 else {
+            throw ValidationError("--sqlite-timeout must be a positive number of seconds (at most 1000000).")
         }
         if !isolate && (workerMemory != nil || workerCPU != nil || timeout != nil) {
             throw ValidationError("--worker-memory, --worker-cpu and --timeout go with --isolate.")
@@ -150,7 +150,9 @@ struct Batch: ParsableCommand {
         if let workerMemory, workerMemory != 0 && !(64...(1 << 30)).contains(workerMemory) {
             throw ValidationError("--worker-memory must be 0 (no limit) or at least 64 MiB.")
         }
-        if let workerCPU, workerCPU < 0 { throw ValidationError("--worker-cpu must be 0 (no limit) or more.") }
+        if let workerCPU, !(0...1_000_000_000).contains(workerCPU) {
+            throw ValidationError("--worker-cpu must be 0 (no limit) or a number of seconds.")
+        }
         if let timeout, !(timeout >= 0 && timeout < 1e9) {
             throw ValidationError("--timeout must be 0 (no limit) or a positive number of seconds.")
         }
@@ -198,11 +200,6 @@ struct Batch: ParsableCommand {
             resumed = (output, state)
             source = ResumingSource(base: source, state: state)
         }
-        let sink = try usage {
-            if let resumed { return try OutputSink.appending(resumed.path) }
-            return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
-        }
-
         let decoder = BatchDecoder(options: options, withJSON: withJSON)
         let makeRecorder: @Sendable () -> any BatchRecorder
         if isolate {
@@ -213,6 +210,11 @@ struct Batch: ParsableCommand {
             makeRecorder = { IsolatedRecorder(decoder: decoder, command: command, worker: first.take()) }
         } else {
             makeRecorder = { decoder }
+        }
+        // Created last, so that a usage error above leaves an existing output file as it was.
+        let sink = try usage {
+            if let resumed { return try OutputSink.appending(resumed.path) }
+            return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         }
 
         let start = Monotonic.nanoseconds()

@@ -35,6 +35,12 @@ struct BatchWorker: ParsableCommand {
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
+    func validate() throws {
+        guard (0...(1 << 30)).contains(memory), (0...1_000_000_000).contains(cpu) else {
+            throw ValidationError("--memory must be 0...2^30 MiB and --cpu 0...10^9 s.")
+        }
+    }
+
     func run() throws {
         var options = ArchiveReadingOptions()
         options.backend = backend

@@ -196,6 +196,10 @@ struct BatchIsolationTests {
         #expect(try CLI.run(["batch", "x", "--timeout", "1"]).status == 2)
         #expect(try CLI.run(["batch", "x", "--worker-memory", "512"]).status == 2)
         #expect(try CLI.run(["batch", "x", "--isolate", "--worker-memory", "10"]).status == 2)
+        #expect(try CLI.run(["batch", "x", "--isolate", "--worker-cpu", "\(Int.max)"]).status == 2)
+        #expect(try CLI.run(["batch", "x", "--isolate", "--timeout", "1e300"]).status == 2)
+        #expect(try CLI.run(["batch", "--sqlite", "x", "--query", "SELECT 1", "--sqlite-timeout", "1e300"]).status == 2)
+        #expect(try CLI.run(["batch-worker", "--cpu", "\(Int.max)"]).status == 2)
     }
 }
 #endif
