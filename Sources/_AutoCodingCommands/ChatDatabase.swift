@@ -99,6 +99,9 @@ struct ChatMessage {
 /// `handle_id`, `service` and `attributedBody` must exist; `message_summary_info`, the `handle` table and
 /// the attachment tables are used when present (older databases lack them).
 final class ChatDatabase {
+    /// Attachment names listed per message, at most (a hostile join table cannot make one record huge).
+    static let attachmentLimit = 10_000
+
     static let requiredColumns = ["guid", "text", "date", "is_from_me", "handle_id", "service", "attributedBody"]
 
     private let connection: SQLiteDatabase
@@ -202,6 +205,13 @@ final class ChatDatabase {
             attachmentNames.reset()
             try attachmentNames.bind([.integer(message.rowid)])
             while try attachmentNames.step() {
+                guard message.attachments.count < Self.attachmentLimit else {
+                    message.fail(
+                        "attachment",
+                        MessageBody.Failure("more than \(Self.attachmentLimit) attachments; the rest are left out")
+                    )
+                    break
+                }
                 if let name = Self.text(attachmentNames.value(0)) ?? Self.text(attachmentNames.value(1)).map({
                     String($0.split(separator: "/").last ?? Substring($0))
                 }) {

@@ -68,7 +68,7 @@ struct Messages: ParsableCommand {
                     let fields = toTerminal ? message.csvFields.map(TerminalText.escapedKeepingLines) : message.csvFields
                     try sink.write(CSV.line(fields))
                 } else {
-                    try sink.writeLine(message.json)
+                    try sink.writeLine(toTerminal ? TerminalText.jsonEscaped(message.json) : message.json)
                 }
             }
             try sink.flush()
@@ -120,6 +120,21 @@ enum TerminalText {
         let v = scalar.value
         return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v)
             || (0x2066...0x2069).contains(v)
+    }
+
+    /// JSON text with the characters ``needsEscape(_:)`` names (JSON itself escapes only C0) written as
+    /// `\uXXXX` escapes: the same JSON value, safe on a terminal.
+    static func jsonEscaped(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     private static func escape(_ text: String, keepLines: Bool) -> String {
