@@ -22,6 +22,9 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print a table of classes and instance counts instead of the tree.")
     var classes = false
 
+    @Flag(help: "Print the object graph as Graphviz DOT (render it with: dot -Tpng -o graph.png).")
+    var dot = false
+
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
@@ -30,6 +33,7 @@ struct Inspect: ParsableCommand {
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more.") }
+        if dot && classes { throw ValidationError("--dot and --classes cannot be combined.") }
     }
 
     func run() throws {
@@ -40,9 +44,8 @@ struct Inspect: ParsableCommand {
         do {
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
             if Typedstream.hasSignature(bytes) {
-                // A typedstream's tree is its event layer: nesting by indentation, `<reference to object #n>`.
-                let stream = try Typedstream(bytes: bytes, options: options)
-                FileHandle.standardOutput.write(Data(stream.eventText().utf8))
+                // Foundation-aware (InspectTypedstream.swift, InspectDot.swift); `events` prints the event layer.
+                try TypedTree.inspect(bytes, options: options, depth: depth, classes: classes, dot: dot)
                 return
             }
             value = try ArchiveValue(propertyList: bytes, options: options)
@@ -51,6 +54,7 @@ struct Inspect: ParsableCommand {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
             throw ExitCode(1)
         }
+        if dot { return try DotGraph.inspect(archive, path: path, maxDepth: depth) }
         let sink = OutputSink.standardOutput()
         if let archive {
             if classes {
