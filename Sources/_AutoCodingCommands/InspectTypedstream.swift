@@ -45,8 +45,8 @@ struct TypedTree {
     func write(to sink: OutputSink) throws {
         let values = graph.groups.flatMap(\.values)
         try sink.write(
-            "typedstream (NSArchiver), \(graph.byteOrder.rawValue), system version \(graph.systemVersion), "
-                + "\(numbers.count) objects, \(values.count) top-level values\n"
+            "typedstream (NSArchiver), \(graph.byteOrder.rawValue)-endian, system version \(graph.systemVersion), "
+                + "\(Self.count(numbers.count, "object")), \(Self.count(values.count, "top-level value"))\n"
         )
         var printed = Set<ObjectIdentifier>()
         var stack = values.enumerated().reversed().map {
