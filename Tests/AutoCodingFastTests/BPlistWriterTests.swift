@@ -331,10 +331,31 @@ extension BPlistWriterTests {
     // must refuse deeper trees before building them).
     static let deep = 20_000
 
+    /// Runs `body` on a thread with a 256 KiB stack, joined before returning, and returns its result: a walk
+    /// that recursed once per level of a `deep` tree would need megabytes there and crash; one that keeps its
+    /// own stack does not. (Values are made and freed by the caller, whose stack holds their release.)
+    static func onSmallStack<T>(_ body: @escaping () -> T) -> T {
+        let task = SmallStackTask(body)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 256 << 10)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, smallStackEntry, Unmanaged.passRetained(task).toOpaque())
+        precondition(created == 0, "pthread_create failed")
+        pthread_join(thread, nil)
+        return task.result as! T
+    }
+
     @Test func writesDeepNestingWithoutRecursion() throws {
         // `encode` of JSON nested 10⁵ deep used to overflow the stack in the writer's recursive flatten.
-        let bytes = Self.nested(Self.deep).binaryPropertyList()
+        let value = Self.nested(Self.deep)
+        let (bytes, refused) = Self.onSmallStack {
+            let bytes = value.binaryPropertyList()
+            let refused = (try? value.binaryPropertyList(readableWith: ArchiveReadingOptions())) == nil
+            return (bytes, refused)
+        }
         #expect(try BPlistTrailer(bytes).objectCount == Self.deep + 1)
+        #expect(refused)
     }
 
     @Test func refusesToWriteDeeperThanTheReaderReads() throws {
@@ -368,12 +389,17 @@ extension BPlistWriterTests {
     @Test func deepValuesCompareAndHashWithoutRecursion() throws {
         let a = Self.nested(Self.deep)
         let b = Self.nested(Self.deep)
-        #expect(a == b)
-        #expect(a.hashValue == b.hashValue)
-        #expect(a != Self.nested(Self.deep - 1))
-        // The nesting check inside KeyedArchive validation walks with a stack too.
+        let shorter = Self.nested(Self.deep - 1)
+        // The UID check of KeyedArchive validation walks with a stack too.
         let archive = KeyedArchive(archiver: "NSKeyedArchiver", top: [:], objects: [a, .uid(ArchiveUID(7))])
-        let error = #expect(throws: ArchiveError.self) { try archive.validate() }
+        let (equal, sameHash, unequal, error) = Self.onSmallStack {
+            var error: ArchiveError?
+            do { try archive.validate() } catch let e { error = e as? ArchiveError }
+            return (a == b, a.hashValue == b.hashValue, a != shorter, error)
+        }
+        #expect(equal)
+        #expect(sameHash)
+        #expect(unequal)
         #expect(error?.code == .invalidUID)
     }
 
@@ -388,4 +414,18 @@ extension BPlistWriterTests {
         #expect(ordered != .dictionary(["b": .array([.string("x")]), "a": .integer(1)]))
         #expect(Set(Self.samples).count == Set(Self.samples.map { $0 }).count)
     }
+}
+
+/// Carries a body to a thread and its result back (see ``BPlistWriterTests/onSmallStack(_:)``).
+private final class SmallStackTask: @unchecked Sendable {
+    let body: () -> Any
+    var result: Any?
+    init<T>(_ body: @escaping () -> T) { self.body = { body() } }
+}
+
+/// The thread function of ``BPlistWriterTests/onSmallStack(_:)``: runs the task, then releases it.
+private func smallStackEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let task = Unmanaged<SmallStackTask>.fromOpaque(raw!).takeRetainedValue()
+    task.result = task.body()
+    return nil
 }

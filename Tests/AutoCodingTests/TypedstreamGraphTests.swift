@@ -303,3 +303,27 @@ extension TypedstreamGraphTests {
         #expect(graph.groups.last?.values.first?.object?.groups.first?.values.first?.object != nil)
     }
 }
+
+// MARK: - Long class chains (issue 17)
+
+extension TypedstreamGraphTests {
+    /// An object whose class chain has `length` literal classes, all named `A` (3 bytes per class).
+    static func classChain(_ length: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header
+        bytes += [0x84, 0x01, 0x40]  // group: new shared string #0 "@"
+        bytes += [0x84]  // new object
+        bytes += [0x84, 0x84, 0x01, 0x41, 0x00]  // its class: new class, new shared string #1 "A", version 0
+        for _ in 1..<length { bytes += [0x84, 0x93, 0x00] }  // superclass: new class named shared string #1, v0
+        return bytes + [0x85, 0x86]  // end of the chain (nil); end of object
+    }
+
+    @Test func boundsWhatLongClassChainsStore() throws {
+        // Each class entry keeps its own chain: 3,000 classes (9 KB) would store 4.5 million of them.
+        let error = #expect(throws: ArchiveError.self) { try TypedGraph(bytes: Self.classChain(3_000)) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("class budget") == true, "\(error.map { "\($0)" } ?? "")")
+        // Chains of a realistic length read as before.
+        let graph = try TypedGraph(bytes: Self.classChain(20))
+        #expect(graph.root?.classes.count == 20)
+    }
+}

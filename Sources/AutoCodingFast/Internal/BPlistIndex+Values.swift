@@ -110,14 +110,14 @@ extension BPlistIndex {
             value = .string(makeString(record, in: bytes))
         case .array:
             var elements: [ArchiveValue] = []
-            elements.reserveCapacity(Int(record.count))
+            elements.reserveCapacity(min(Int(record.count), 256 * 1024))  // STYLE 5: capped
             for i in 0..<Int(record.count) {
                 elements.append(try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache))
             }
             value = .array(elements)
         case .dictionary:
             let n = Int(record.count)
-            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: n)
+            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: min(n, 256 * 1024))
             for i in 0..<n {
                 // Keys are validated strings.
                 guard case .string(let key) = try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache)

@@ -80,23 +80,39 @@ struct BPlistWriter {
     private mutating func flatten(_ root: ArchiveValue, depthLimit: Int) throws(ArchiveError) {
         var frames: [Frame] = []
         _ = try number(root, frames: &frames, depthLimit: depthLimit)
-        while let i = frames.indices.last {
-            let next = frames[i].next
-            guard next < frames[i].count else {
-                frames.removeLast()
-                continue
-            }
-            frames[i].next = next + 1
+        // The innermost container's children are numbered in a tight loop; the walk leaves it only to descend
+        // into a child container (pushed by `number`) and comes back to it when that one is done.
+        frames: while let i = frames.indices.last {
             let start = frames[i].start
+            let count = frames[i].count
+            var next = frames[i].next
             if frames[i].isDictionary {
-                let key = frames[i].entries.keys[next]
-                let value = frames[i].entries.values[next]
-                refs[start + next] = flattenString(key)
-                refs[start + frames[i].count + next] = try number(value, frames: &frames, depthLimit: depthLimit)
+                let entries = frames[i].entries
+                while next < count {
+                    refs[start + next] = flattenString(entries.keys[next])
+                    let value = entries.values[next]
+                    next += 1
+                    if value.isContainer {
+                        frames[i].next = next
+                        refs[start + count + next - 1] = try number(value, frames: &frames, depthLimit: depthLimit)
+                        continue frames
+                    }
+                    refs[start + count + next - 1] = flattenScalar(value)
+                }
             } else {
-                let element = frames[i].elements[next]
-                refs[start + next] = try number(element, frames: &frames, depthLimit: depthLimit)
+                let elements = frames[i].elements
+                while next < count {
+                    let element = elements[next]
+                    next += 1
+                    if element.isContainer {
+                        frames[i].next = next
+                        refs[start + next - 1] = try number(element, frames: &frames, depthLimit: depthLimit)
+                        continue frames
+                    }
+                    refs[start + next - 1] = flattenScalar(element)
+                }
             }
+            frames.removeLast()
         }
     }
 

@@ -375,9 +375,10 @@ struct TypedstreamReader {
         // A stored number near Int64.max has no reference number: the bias would overflow.
         let (number, overflow) = stored.subtractingReportingOverflow(Self.firstReferenceNumber)
         guard !overflow, number >= 0, number < count else {
+            let name = overflow ? "stored as \(stored)" : "#\(number)"
             throw ArchiveError(
                 .invalidReference,
-                "\(what) stored as \(stored) at offset \(offset) is outside the \(count) \(table) read so far"
+                "\(what) \(name) at offset \(offset) is outside the \(count) \(table) read so far"
             )
         }
         return Int(number)
