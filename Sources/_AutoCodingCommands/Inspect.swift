@@ -24,6 +24,9 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print a table of classes and instance counts instead of the tree.")
     var classes = false
 
+    @Flag(help: "Print the object graph as Graphviz DOT (render it with: dot -Tpng -o graph.png).")
+    var dot = false
+
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
@@ -34,6 +37,7 @@ struct Inspect: ParsableCommand {
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more.") }
+        if dot && classes { throw ValidationError("--dot and --classes cannot be combined.") }
     }
 
     func run() throws {
@@ -44,18 +48,14 @@ struct Inspect: ParsableCommand {
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
             let maxOutputBytes = budget.bytes(forInputBytes: bytes.count)
             if Typedstream.hasSignature(bytes) {
-                // A typedstream's tree is its event layer: nesting by indentation, `<reference to object #n>`.
-                let stream = try Typedstream(bytes: bytes, options: options)
-                let text = TerminalText.escaped(stream.eventText(), keepingNewlines: true)
-                guard text.utf8.count <= maxOutputBytes else {
-                    throw OutputBudget.exceeded(maxOutputBytes, what: "the event text")
-                }
-                try sink.write(text)
-                try sink.flush()
+                // Foundation-aware (InspectTypedstream.swift, InspectDot.swift); `events` prints the event layer.
+                try TypedTree.inspect(
+                    bytes, options: options, depth: depth, classes: classes, dot: dot, maxOutputBytes: maxOutputBytes)
                 return
             }
             let value = try ArchiveValue(propertyList: bytes, options: options)
             let archive = try FileCheck.keyedArchive(value, options: options)
+            if dot { return try DotGraph.inspect(archive, path: path, maxDepth: depth) }
             let tree = ArchiveTree(archive: archive, maxDepth: depth, maxOutputBytes: maxOutputBytes)
             if let archive {
                 if classes {
