@@ -40,7 +40,16 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     ///
     /// A typedstream's events are bounded by this and by 4 events per input byte (plus 4,096), since values
     /// such as `!` and empty structs take no bytes: a 29-byte `[67108800!]` is refused before any event.
+    ///
+    /// A value tree is also bounded by the input's size (``maxExpandedNodesPerInputByte``).
     public var maxExpandedNodeCount: Int = 64 << 20
+
+    /// The most nodes a value tree may have per input byte once shared references are expanded (plus 65,536),
+    /// whatever ``maxExpandedNodeCount`` allows. A file without shared containers expands to about one node
+    /// per byte, so only a reference bomb reaches this, and every walk of the result (`validate`, `json`,
+    /// `inspect`, `get`) stays linear in the input: a 300-byte file of 25 arrays each holding the next twice
+    /// (2²⁵ nodes) is refused at once instead of costing a minute. Default: 16; `Int.max` lifts it.
+    public var maxExpandedNodesPerInputByte: Int = 16
 
     /// The largest XML plist read, in bytes (checked before libplist sees it). libplist builds about 130 bytes
     /// of tree per element, so 16 MiB of XML can cost about 300 MB. Default: 16 MiB.
@@ -51,6 +60,15 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
 
     /// Creates options with the documented defaults.
     public init() {}
+
+    /// The nodes a value tree built from `byteCount` input bytes may have once shared references are expanded:
+    /// ``maxExpandedNodeCount``, and no more than ``maxExpandedNodesPerInputByte`` per input byte plus 65,536.
+    /// The one expansion rule of the binary-plist readers, eager and lazy.
+    package func expandedNodeLimit(forInputBytes byteCount: Int) -> Int {
+        let (perByte, overflow) = byteCount.multipliedReportingOverflow(by: max(maxExpandedNodesPerInputByte, 0))
+        let (limit, overflow2) = perByte.addingReportingOverflow(65_536)
+        return overflow || overflow2 ? maxExpandedNodeCount : min(maxExpandedNodeCount, limit)
+    }
 
     /// The depth limit every binary-plist reader and writer applies to nested containers: ``depthLimit``,
     /// at least 1, and below the 16-bit marks of the whole-file validator. The root container is at depth 1.

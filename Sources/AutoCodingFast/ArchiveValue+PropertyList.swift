@@ -21,10 +21,11 @@ extension ArchiveValue {
             let index = try BPlistIndex(validating: bytes, options: options)
             switch options.backend {
             case .native:
-                try index.checkExpandedSize(in: bytes, limit: options.maxExpandedNodeCount, forLibplist: false)
+                try index.checkExpandedSize(
+                    in: bytes, limit: options.expandedNodeLimit(forInputBytes: bytes.count), forLibplist: false)
                 return try index.topValue(in: bytes)
             case .libplist:
-                try index.checkExpandedSize(in: bytes, limit: options.maxExpandedNodeCount)
+                try index.checkExpandedSize(in: bytes, limit: options.expandedNodeLimit(forInputBytes: bytes.count))
                 return try LibplistBridge.parseBinary(bytes)
             }
         case .xmlPlist:

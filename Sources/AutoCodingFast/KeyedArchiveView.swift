@@ -46,8 +46,8 @@ public struct KeyedArchiveView: Sendable {
     init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
         self.storage = storage
         self.options = options
-        expandedNodeLimit = options.maxExpandedNodeCount
         let raw = storage.raw
+        expandedNodeLimit = options.expandedNodeLimit(forInputBytes: raw.count)
         let index = try BPlistIndex(validating: raw, options: options)
         let header = try Header(index: index, bytes: raw, options: options)
         self.index = index

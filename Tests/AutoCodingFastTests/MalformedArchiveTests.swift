@@ -542,6 +542,7 @@ struct MalformedArchiveTests {
     func readsTheSharedReferenceBombNativelyWithoutCopyingSharedArrays() throws {
         var unlimited = ArchiveReadingOptions()
         unlimited.maxExpandedNodeCount = .max
+        unlimited.maxExpandedNodesPerInputByte = .max
         // A reader that copies shared containers would need 2^30 arrays for the 30-level file and exhaust
         // memory, so check the 12-level one first and stop there if it is copied.
         let small = try ArchiveValue(propertyList: Self.nestedArrays(levels: 12, fanOut: 2), options: unlimited)
@@ -567,8 +568,9 @@ struct MalformedArchiveTests {
         let bytes = Self.nestedArrays(levels: 30, fanOut: 2)
         let error = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: bytes) }
         #expect(error?.code == .limitExceeded)
+        // The input-sized budget (16 nodes per byte + 65,536) refuses it long before maxExpandedNodeCount.
         #expect(
-            error?.reason.contains("\(ArchiveReadingOptions().maxExpandedNodeCount) nodes") == true,
+            error?.reason.contains("\(ArchiveReadingOptions().expandedNodeLimit(forInputBytes: bytes.count)) nodes") == true,
             "\(error?.reason ?? "")"
         )
     }
@@ -579,7 +581,9 @@ struct MalformedArchiveTests {
         let bytes = Self.nestedArrays(levels: 30, fanOut: 2)
         let error = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: bytes, options: options) }
         #expect(error?.code == .limitExceeded)
-        #expect(error?.reason.contains("\(options.maxExpandedNodeCount) nodes") == true, "\(error?.reason ?? "")")
+        #expect(
+            error?.reason.contains("\(options.expandedNodeLimit(forInputBytes: bytes.count)) nodes") == true,
+            "\(error?.reason ?? "")")
     }
 
     @Test func acceptsASmallSharedReferenceFanOutWithTheLibplistBackend() throws {

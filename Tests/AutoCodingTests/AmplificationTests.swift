@@ -60,10 +60,29 @@ struct AmplificationTests {
         #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: json) }
     }
 
-    @Test func aSharedReferenceDAGInAnArchiveThrowsTheOutputBudget() throws {
-        // 22 arrays, each holding the next twice: 2²² nodes once expanded, under the reader's node limit.
+    /// Readers that lift the input-sized node budget (16 nodes per input byte): what `json` and `inspect`
+    /// then meet is bounded by the output budget instead.
+    static var liftedNodeBudget: ArchiveReadingOptions {
+        var options = ArchiveReadingOptions()
+        options.maxExpandedNodesPerInputByte = .max
+        return options
+    }
+
+    @Test func aSharedReferenceDAGIsRefusedByTheInputSizedNodeBudget() throws {
+        // 22 arrays, each holding the next twice: 2²² nodes from a 300-byte file. Every walk of the value
+        // (validate, json, inspect, get) would pay for them, so the readers refuse it, eager and lazy.
         let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)
-        let graph = try ArchiveGraph(bytes: bytes)
+        for read in [{ _ = try ArchiveGraph(bytes: bytes) }, { _ = try ArchiveValue(propertyList: bytes) }] {
+            let error = #expect(throws: ArchiveError.self) { try read() }
+            #expect(error?.code == .limitExceeded)
+            #expect(error?.reason.contains("expands to more than") == true, "\(error?.reason ?? "")")
+        }
+    }
+
+    @Test func aSharedReferenceDAGInAnArchiveThrowsTheOutputBudget() throws {
+        // 22 arrays, each holding the next twice: 2²² nodes once expanded, read with the node budget lifted.
+        let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)
+        let graph = try ArchiveGraph(bytes: bytes, options: Self.liftedNodeBudget)
         let error = #expect(throws: ArchiveError.self) {
             try graph.json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
         }
@@ -75,7 +94,7 @@ struct AmplificationTests {
 
     @Test func aSharedReferenceDAGInAPlainPlistThrowsTheOutputBudget() throws {
         let bytes = HostilePlists.nestedArrays(levels: 22, fanOut: 2)
-        let value = try ArchiveValue(propertyList: bytes)
+        let value = try ArchiveValue(propertyList: bytes, options: Self.liftedNodeBudget)
         let error = #expect(throws: ArchiveError.self) {
             try value.json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
         }

@@ -68,7 +68,7 @@ extension BPlistIndex {
                 let object = stack[stack.count - 1].object
                 throw ArchiveError(
                     .limitExceeded,
-                    "object \(object) expands to more than \(limit) nodes (shared references copied)"
+                    "object \(object) expands to more than \(limit) nodes (shared references copied; maxExpandedNodeCount, maxExpandedNodesPerInputByte)"
                 )
             }
             stack[stack.count - 1].size = size

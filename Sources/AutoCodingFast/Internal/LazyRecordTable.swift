@@ -34,7 +34,7 @@ final class LazyRecordTable {
         trailer = try BPlistTrailer(parsing: storage.raw, options: options)
         reader = BPlistIndex(recordReaderFor: trailer)
         depthLimit = options.containerDepthLimit
-        expandedNodeLimit = options.maxExpandedNodeCount
+        expandedNodeLimit = options.expandedNodeLimit(forInputBytes: storage.raw.count)
     }
 
     // MARK: Records
@@ -190,7 +190,7 @@ final class LazyRecordTable {
         budget -= 1
         guard budget >= 0 else {
             throw ArchiveError(
-                .limitExceeded, "the value expands past maxExpandedNodeCount \(expandedNodeLimit) nodes")
+                .limitExceeded, "the value expands past \(expandedNodeLimit) nodes (maxExpandedNodeCount, or maxExpandedNodesPerInputByte per input byte + 65,536)")
         }
         let record = try self.record(object)
         switch record.kind {
