@@ -1,5 +1,6 @@
 import AutoCoding
 import Foundation
+import OrderedCollections
 import Testing
 
 /// An NSCoding-style class whose archived key ("n") differs from its Swift property name ("value").
@@ -287,5 +288,102 @@ struct ObjectClassCheckTests {
     @Test func ofClassesStillRefusesClassesNotListed() throws {
         let data = try Self.catArchive()
         #expect(decodingError { _ = try KeyedUnarchiver.unarchivedObject(ofClasses: [ParityPerson.self], from: data) } != nil)
+    }
+}
+
+@AutoCoding
+final class ParityPrice {
+    var amount: Decimal = 0
+    var discount: Decimal? = nil
+}
+
+@Suite("Objective-C parity: Foundation-compatible by default")
+struct FoundationCompatibleTests {
+    static let decimalChain = ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"]
+
+    /// An `NSDecimalNumber` as Apple's archiver writes one.
+    static func appleDecimal(className: String = "NSDecimalNumber", exponent: Int64, length: Int64, negative: Bool,
+                             mantissa: [UInt8], byteOrder: Int64 = 1) -> ArchiveGraph
+    {
+        let object = ArchivedObject(
+            archiveClass: ArchiveClass(name: className, chain: [className, "NSNumber", "NSValue", "NSObject"]),
+            fields: [
+                "NS.exponent": .inline(.integer(exponent)), "NS.length": .inline(.integer(length)),
+                "NS.negative": .inline(.bool(negative)), "NS.compact": .inline(.bool(true)),
+                "NS.mantissa.bo": .inline(.integer(byteOrder)), "NS.mantissa": .inline(.data(mantissa)),
+            ])
+        return ArchiveGraph(roots: ["root": .object(object)])
+    }
+
+    @Test func nilOptionalsAreWrittenAsNull() throws {
+        let fields = try rootFields(KeyedArchiver.archivedData(withRootObject: ParityPerson()))
+        #expect(fields["best"]?.isNull == true)
+        let back = try KeyedArchiveDecoder().decode(ParityPerson.self, from: KeyedArchiver.archivedData(withRootObject: ParityPerson()))
+        #expect(back.best == nil)
+    }
+
+    @Test func decimalIsArchivedAsNSDecimalNumberWithApplesKeys() throws {
+        let data = try KeyedArchiveEncoder().encode(Decimal(string: "-123.456")!)
+        let root = try #require(try ArchiveGraph(bytes: [UInt8](data)).root?.object)
+        #expect(root.archiveClass == ArchiveClass(name: "NSDecimalNumber", chain: Self.decimalChain))
+        #expect(Array(root.fields.keys) == ["NS.exponent", "NS.length", "NS.negative", "NS.compact", "NS.mantissa.bo", "NS.mantissa"])
+        #expect(root["NS.exponent"]?.int == -3)
+        #expect(root["NS.length"]?.int == 2)
+        #expect(root["NS.negative"]?.bool == true)
+        // 123456 = 0x0001_E240: words 0xE240, 0x0001, little-endian.
+        #expect(root["NS.mantissa"]?.bytes == [0x40, 0xE2, 0x01, 0x00] + [UInt8](repeating: 0, count: 12))
+    }
+
+    @Test(arguments: ["0", "1.5", "-123.456", "3.14159265358979323846264338327950288", "1e100", "-0.000001"])
+    func decimalsRoundTrip(_ text: String) throws {
+        let value = try #require(Decimal(string: text))
+        #expect(try KeyedArchiveDecoder().decode(Decimal.self, from: KeyedArchiveEncoder().encode(value)) == value)
+    }
+
+    @Test func decimalNaNRoundTrips() throws {
+        #expect(try KeyedArchiveDecoder().decode(Decimal.self, from: KeyedArchiveEncoder().encode(Decimal.nan)).isNaN)
+    }
+
+    @Test func applesNSDecimalNumberDecodes() throws {
+        // 3.14 = 314 × 10⁻²; Apple reads its own archives as NSDecimalNumberPlaceholder.
+        for name in ["NSDecimalNumber", "NSDecimalNumberPlaceholder"] {
+            let graph = Self.appleDecimal(className: name, exponent: -2, length: 1, negative: false,
+                                          mantissa: [0x3A, 0x01] + [UInt8](repeating: 0, count: 14))
+            let bytes = graph.binaryPlist()
+            #expect(try KeyedArchiveDecoder().decode(Decimal.self, from: bytes) == Decimal(string: "3.14"))
+            #expect(try KeyedUnarchiver(bytes: bytes).decodeObject(forKey: "root") as? Decimal == Decimal(string: "3.14"))
+        }
+        let bigEndian = Self.appleDecimal(exponent: 0, length: 1, negative: true, mantissa: [0x01, 0x3A] + [UInt8](repeating: 0, count: 14),
+                                          byteOrder: 2)
+        #expect(try KeyedArchiveDecoder().decode(Decimal.self, from: bigEndian.binaryPlist()) == -314)
+    }
+
+    @Test func aDecimalPropertyRoundTripsAndReadsPlainNumbers() throws {
+        let price = ParityPrice()
+        price.amount = Decimal(string: "19.99")!
+        let back = try KeyedArchiveDecoder().decode(ParityPrice.self, from: KeyedArchiver.archivedData(withRootObject: price))
+        #expect(back.amount == Decimal(string: "19.99"))
+        #expect(back.discount == nil)
+        #expect(try KeyedArchiveDecoder().decode(Decimal.self, from: KeyedArchiveEncoder().encode(42)) == 42)
+    }
+
+    @Test func aDamagedNSDecimalNumberIsAnErrorNamingThePath() throws {
+        let short = Self.appleDecimal(exponent: 0, length: 1, negative: false, mantissa: [1, 0])
+        let message = try #require(decodingError { _ = try KeyedArchiveDecoder().decode(Decimal.self, from: short.binaryPlist()) })
+        #expect(message.contains("NS.mantissa has 2 bytes"))
+        let long = Self.appleDecimal(exponent: 0, length: 9, negative: false, mantissa: [UInt8](repeating: 0, count: 16))
+        #expect(decodingError { _ = try KeyedArchiveDecoder().decode(Decimal.self, from: long.binaryPlist()) }?.contains("NS.length") == true)
+        let missing = Self.appleDecimal(exponent: 0, length: 1, negative: false, mantissa: [UInt8](repeating: 0, count: 16))
+        let object = try #require(missing.root?.object)
+        object.fields["NS.exponent"] = nil
+        #expect(decodingError { _ = try KeyedArchiveDecoder().decode(Decimal.self, from: missing.binaryPlist()) }?.contains("NS.exponent") == true)
+    }
+
+    @Test func aNullWhereAValueTypeIsRequiredIsAnError() throws {
+        let graph = ArchiveGraph(roots: ["root": .object(ArchivedObject(
+            archiveClass: ArchiveClass(name: String(reflecting: ParityCat.self), chain: []),
+            fields: ["name": .null, "lives": .inline(.integer(3))]))])
+        let message = try #require(decodingError { _ = try KeyedArchiveDecoder().decode(ParityCat.self, from: graph.binaryPlist()) })
+        #expect(message.contains("name"))
     }
 }

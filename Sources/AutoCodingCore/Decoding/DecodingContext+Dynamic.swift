@@ -53,6 +53,7 @@ extension DecodingContext {
         case "NSURL": return try FoundationValues.url(node, self, path)
         case "NSUUID": return try FoundationValues.uuid(node, self, path)
         case "NSNull": return NSNull()
+        case _ where DecimalCoding.classNames.contains(name): return try FoundationValues.decimal(node, self, path)
         case "NSValue":
             if let value = try FoundationValues.nsValue(node, self, path) { return value }
             return try keepUnknown(name, node: node, path: path)

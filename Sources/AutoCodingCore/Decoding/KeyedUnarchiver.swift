@@ -234,6 +234,7 @@ public final class KeyedUnarchiver {
         case is Date.Type: return ["NSDate"]
         case is URL.Type: return ["NSURL"]
         case is UUID.Type: return ["NSUUID"]
+        case is Decimal.Type: return ["NSDecimalNumber", "NSDecimalNumberPlaceholder"]
         case is NSNull.Type: return ["NSNull"]
         case is any _ArchiveListDecodable.Type: return ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet"]
         case is any _ArchiveDictionaryDecodable.Type: return ["NSDictionary", "NSMutableDictionary"]

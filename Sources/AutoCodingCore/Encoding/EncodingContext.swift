@@ -349,6 +349,8 @@ final class EncodingContext {
             let base: ArchiveValue = try url.baseURL.map { try encodeReference($0, codingPathNode: codingPathNode) } ?? .uid(.null)
             let relative = builder.append(.string(url.baseURL == nil ? url.absoluteString : url.relativeString))
             return builder.appendInstance(FoundationClass.url, [FoundationKey.base: base, FoundationKey.relative: .uid(relative)])
+        case let decimal as Decimal:
+            return builder.appendInstance(DecimalCoding.archiveClass, DecimalCoding.fields(of: decimal))
         case let uuid as UUID:
             let bytes = withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) }
             return builder.appendInstance(FoundationClass.uuid, [FoundationKey.uuidBytes: .data(bytes)])
@@ -399,7 +401,7 @@ struct EncodeKindCache {
 
     private static let foundationObjects: [Any.Type] = [
         Date.self, URL.self, UUID.self, ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self,
-        ArchiveEdgeInsets.self,
+        ArchiveEdgeInsets.self, Decimal.self,
     ]
     private static let scalars: [Any.Type] = [
         String.self, Int.self, Double.self, Bool.self, Int64.self, Int32.self, Int16.self, Int8.self, UInt.self,
