@@ -315,7 +315,8 @@ final class DecodingContext {
         if names.contains(name) { return expected }
         // An archived subclass that is not registered decodes as `expected`: the archive's chain says it is one.
         if chain.contains(where: names.contains) { return expected }
-        throw DecodingError.archiveTypeMismatch(expected, at: path, found: found())
+        throw DecodingError.archiveTypeMismatch(
+            expected, at: path, found: "\(found()), which is not a kind of \(names.joined(separator: " or "))")
     }
 
     /// The class name `type` is archived under: the registry's name for it, else its own.
