@@ -387,3 +387,35 @@ struct FoundationCompatibleTests {
         #expect(message.contains("name"))
     }
 }
+
+@Suite("Objective-C parity: read(contentsOfFile:) falls back like objectWithContentsOfFile:")
+struct ReadContentsOfFileTests {
+    static func temporaryFile(_ data: Data) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parity-\(UUID()).plist").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aPlainPropertyListFillsTheProperties() throws {
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["name": "Ada", "lives": 3], format: .xml, options: 0)
+        let path = try Self.temporaryFile(plist)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let cat = try ParityCat.read(contentsOfFile: path)
+        #expect(cat.name == "Ada" && cat.lives == 3)
+    }
+
+    @Test func rawDataIsAnErrorNamingTheClass() throws {
+        let path = try Self.temporaryFile(Data("just text".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let message = try #require(decodingError { _ = try ParityCat.read(contentsOfFile: path) })
+        #expect(message.contains("ParityCat"))
+    }
+
+    @Test func anArchiveOfTheClassReadsBack() throws {
+        let cat = ParityCat()
+        cat.name = "Felix"
+        let path = try Self.temporaryFile(KeyedArchiver.archivedData(withRootObject: cat))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try ParityCat.read(contentsOfFile: path).name == "Felix")
+    }
+}
