@@ -419,3 +419,78 @@ struct ReadContentsOfFileTests {
         #expect(try ParityCat.read(contentsOfFile: path).name == "Felix")
     }
 }
+
+/// Writes its own `encode(to:)` and `decodeProperties(from:)`, calling the generated ones as `[super …]`.
+@AutoCoding
+final class ParityCustomCoded {
+    var title = ""
+    @Uncodable var version = 0
+
+    func encode(to encoder: any Encoder) throws {
+        try autoCodingEncode(to: encoder)
+        var container = encoder.container(keyedBy: AutoCodingKey.self)
+        try container.encode(2, forKey: AutoCodingKey("version"))
+    }
+
+    func decodeProperties(from decoder: any Decoder) throws {
+        try autoCodingDecodeProperties(from: decoder)
+        version = try decoder.container(keyedBy: AutoCodingKey.self).decode(Int.self, forKey: AutoCodingKey("version"))
+    }
+}
+
+@AutoCoding
+class ParityHookBase {
+    var value = 0
+}
+
+/// Declares a hook only in the subclass: it runs.
+@AutoCoding
+final class ParityHookChild: ParityHookBase {
+    var extra = ""
+    @Uncodable var decoded = false
+    override func autoCodingDidDecode(from decoder: any Decoder) throws { decoded = true }
+}
+
+@AutoCoding
+final class ParityNSObjectModel: NSObject {
+    var name = ""
+    var count = 0
+}
+
+@Suite("Objective-C parity: generated code yields to yours")
+struct GeneratedCodeYieldsTests {
+    @Test func yourEncodeAndDecodePropertiesWinAndCallTheGenerated() throws {
+        let model = ParityCustomCoded()
+        model.title = "t"
+        let data = try KeyedArchiver.archivedData(withRootObject: model)
+        let fields = try rootFields(data)
+        #expect(fields["title"]?.string == "t")
+        #expect(fields["version"]?.int == 2)
+        let back = try KeyedArchiveDecoder().decode(ParityCustomCoded.self, from: data)
+        #expect(back.title == "t" && back.version == 2)
+    }
+
+    @Test func aHookDeclaredOnlyInASubclassIsCalled() throws {
+        let child = ParityHookChild()
+        child.value = 3
+        child.extra = "x"
+        let back = try KeyedArchiveDecoder().decode(ParityHookChild.self, from: KeyedArchiver.archivedData(withRootObject: child))
+        #expect(back.decoded)
+        #expect(back.value == 3 && back.extra == "x")
+    }
+
+    @Test func anNSObjectSubclassWritesApplesChainAndComparesItsProperties() throws {
+        let model = ParityNSObjectModel()
+        model.name = "n"
+        model.count = 2
+        let data = try KeyedArchiver.archivedData(withRootObject: model)
+        let root = try #require(try ArchiveGraph(bytes: [UInt8](data)).root?.object)
+        let name = String(reflecting: ParityNSObjectModel.self)
+        #expect(root.archiveClass == ArchiveClass(name: name, chain: [name, "NSObject"]))
+        let back = try KeyedArchiveDecoder().decode(ParityNSObjectModel.self, from: data)
+        #expect(back == model)
+        #expect(back.hash == model.hash)
+        back.count = 3
+        #expect(back != model)
+    }
+}
