@@ -214,6 +214,27 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             }
             return "self.\(property.name) = try AutoCodingSupport.decodeRequired(\(property.type?.trimmedDescription ?? "Never").self, from: container, keys: [\(keys)], in: \(name).self)"
         }.joined(separator: "\n")
+        // Equality from the properties, as classes get it, unless the struct declares Equatable or Hashable itself.
+        let declaresEquality = structDecl.inheritanceClause?.inheritedTypes.contains {
+            ["Equatable", "Hashable"].contains($0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
+        } ?? false
+        var equality: [ExtensionDeclSyntax] = []
+        if missing.contains("Hashable") && !declaresEquality {
+            equality.append(
+                try ExtensionDeclSyntax(
+                    """
+                    extension \(type.trimmed): Hashable {
+                        /// Equal when archived as equivalent graphs: same property values, same sharing.
+                        \(raw: access)static func == (lhs: \(type.trimmed), rhs: \(type.trimmed)) -> Bool {
+                            AutoCodingSupport.isEqualValue(lhs, rhs)
+                        }
+                        /// Hashes the scalar property values.
+                        \(raw: access)func hash(into hasher: inout Hasher) {
+                            AutoCodingSupport.hashValue(self, into: &hasher)
+                        }
+                    }
+                    """))
+        }
         return [
             try ExtensionDeclSyntax(
                 """
@@ -233,7 +254,7 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
                     }
                 }
                 """)
-        ]
+        ] + equality
     }
 
     // MARK: Generated code

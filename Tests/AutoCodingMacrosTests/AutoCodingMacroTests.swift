@@ -108,6 +108,17 @@ struct AutoCodingMacroTests {
                     try AutoCodingSupport.encode(self.name, to: &container, key: "name")
                 }
             }
+
+            extension Tile: Hashable {
+                /// Equal when archived as equivalent graphs: same property values, same sharing.
+                static func == (lhs: Tile, rhs: Tile) -> Bool {
+                    AutoCodingSupport.isEqualValue(lhs, rhs)
+                }
+                /// Hashes the scalar property values.
+                func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hashValue(self, into: &hasher)
+                }
+            }
             """#
         }
     }
@@ -336,6 +347,17 @@ struct AutoCodingMacroTests {
                     var container = encoder.container(keyedBy: AutoCodingKey.self)
                     try AutoCodingSupport.encode(self.x, to: &container, key: "x")
                     try AutoCodingSupport.encode(self.label, to: &container, key: "label")
+                }
+            }
+
+            extension Point: Hashable {
+                /// Equal when archived as equivalent graphs: same property values, same sharing.
+                public static func == (lhs: Point, rhs: Point) -> Bool {
+                    AutoCodingSupport.isEqualValue(lhs, rhs)
+                }
+                /// Hashes the scalar property values.
+                public func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hashValue(self, into: &hasher)
                 }
             }
             """#

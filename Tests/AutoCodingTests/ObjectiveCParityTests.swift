@@ -494,3 +494,19 @@ struct GeneratedCodeYieldsTests {
         #expect(back != model)
     }
 }
+
+@AutoCoding
+struct ParityPoint {
+    var x = 0
+    var label = ""
+}
+
+@Suite("Objective-C parity: @AutoCoding structs compare their properties")
+struct StructEqualityTests {
+    @Test func structsAreEquatableAndHashableByTheirProperties() {
+        let a = ParityPoint(x: 1, label: "a")
+        #expect(a == ParityPoint(x: 1, label: "a"))
+        #expect(a != ParityPoint(x: 2, label: "a"))
+        #expect(Set([a, ParityPoint(x: 1, label: "a")]).count == 1)
+    }
+}

@@ -253,6 +253,7 @@ final class EncodingContext {
     {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
         if let object = value as? any AutoCodingObject {
+            try checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
             try object.autoCodingWillEncode(to: encoder)
             try value.encode(to: encoder)
             try object.autoCodingDidEncode(to: encoder)
@@ -286,6 +287,33 @@ final class EncodingContext {
             }
             return .uid(uid)
         }
+    }
+
+    /// The `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``.
+    private var coveredTypes: Set<ObjectIdentifier> = []
+
+    /// Refuses an object of a subclass that has stored properties of its own but no `@AutoCoding` (it inherits
+    /// its superclass's table, so they would be silently left out), naming the property. Once per class.
+    private func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
+        let id = ObjectIdentifier(Swift.type(of: object))
+        if coveredTypes.contains(id) { return }
+        var mirror: Mirror? = Mirror(reflecting: object)
+        var current: AnyClass? = Swift.type(of: object)
+        while let level = mirror, let cls = current, let model = cls as? any AutoCodingObject.Type,
+            let superModel = _getSuperclass(cls) as? any AutoCodingObject.Type
+        {
+            if model.codableProperties.map(\.name) == superModel.codableProperties.map(\.name),
+                let property = level.children.first(where: { $0.label != nil })?.label
+            {
+                throw EncodingError.invalidValue(object, .init(
+                    codingPath: codingPathNode.path,
+                    debugDescription: "\(cls).\(property) would not be archived: \(cls) has stored properties of its own "
+                        + "but no @AutoCoding; add @AutoCoding to \(cls)"))
+            }
+            mirror = level.superclassMirror
+            current = _getSuperclass(cls)
+        }
+        coveredTypes.insert(id)
     }
 
     private func nsValue(_ special: Int, _ key: String, _ text: String) -> ArchiveUID {

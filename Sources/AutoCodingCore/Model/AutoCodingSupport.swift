@@ -128,9 +128,26 @@ public enum AutoCodingSupport {
         return a.isEquivalent(to: b)
     }
 
+    /// `==` for `@AutoCoding` structs: equivalent archived graphs (the properties, sharing of objects included).
+    public static func isEqualValue<T: AutoCodingValue>(_ lhs: T, _ rhs: T) -> Bool {
+        guard let left = try? KeyedArchiveEncoder().encodeArchive(lhs), let right = try? KeyedArchiveEncoder().encodeArchive(rhs),
+            let a = try? ArchiveGraph(archive: left), let b = try? ArchiveGraph(archive: right)
+        else { return false }
+        return a.isEquivalent(to: b)
+    }
+
+    /// `hash(into:)` for `@AutoCoding` structs: the scalar properties, which `==` compares too.
+    public static func hashValue<T: AutoCodingValue>(_ value: T, into hasher: inout Hasher) {
+        hashScalars(of: value, into: &hasher)
+    }
+
     /// `hash(into:)` for `@AutoCoding` classes: the class and its scalar properties, which `==` compares too.
     public static func hash<T: AutoCodingObject>(_ value: T, into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(Swift.type(of: value)))
+        hashScalars(of: value, into: &hasher)
+    }
+
+    private static func hashScalars<T: Encodable>(of value: T, into hasher: inout Hasher) {
         guard let archive = try? KeyedArchiveEncoder().encodeArchive(value), let root = archive.rootUID,
             case .dictionary(let fields)? = archive[root]
         else { return }
