@@ -17,7 +17,9 @@
 @attached(
     member, conformances: AutoCodingObject,
     names: named(codableProperties), named(init(autoCodingShell:)), named(init(from:)), named(init),
-    named(encode(to:)), named(decodeProperties(from:))
+    named(encode(to:)), named(decodeProperties(from:)), named(autoCodingEncode(to:)),
+    named(autoCodingDecodeProperties(from:)), named(autoCodingWillEncode(to:)), named(autoCodingDidEncode(to:)),
+    named(autoCodingWillDecode(from:)), named(autoCodingDidDecode(from:)), named(isEqual(_:)), named(hash)
 )
 @attached(
     extension, conformances: AutoCodingObject, AutoCodingValue, Hashable,

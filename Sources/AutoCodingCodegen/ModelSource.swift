@@ -153,7 +153,8 @@ struct ModelSource {
                 continue
             }
             let sawNull = observation.sawNull.contains(key)
-            let forms = Self.forms(inferred, shapes: observation.shapes[key] ?? [], nullWhenNil: sawNull && !sometimesMissing)
+            // `nil` is written as `$null` by default; a field missing (and never `$null`) is left out when nil.
+            let forms = Self.forms(inferred, shapes: observation.shapes[key] ?? [], omitWhenNil: sometimesMissing && !sawNull)
             if !forms.isEmpty { attributes += "@ArchiveAs(\(forms.joined(separator: ", "))) " }
             if sawNull && sometimesMissing {
                 // `$null` in some instances, missing in others: `.some(nil)` is the one, `nil` the other.
@@ -171,8 +172,8 @@ struct ModelSource {
 
     /// The ``ArchiveForm``s (as source) that store a field as every instance stored it, where that is not what
     /// the Swift type archives as by default. Fields stored in several ways keep the default.
-    static func forms(_ type: InferredType, shapes: Set<FieldShape>, nullWhenNil: Bool) -> [String] {
-        var forms = nullWhenNil ? [".nullWhenNil"] : []
+    static func forms(_ type: InferredType, shapes: Set<FieldShape>, omitWhenNil: Bool) -> [String] {
+        var forms = omitWhenNil ? [".omitWhenNil"] : []
         guard shapes.count == 1, let shape = shapes.first else { return forms }
         switch (shape, type) {
         case (.inline, .string), (.inline, .data): forms.append(".inline")

@@ -37,42 +37,104 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
         let isSubclass = !protocols.contains { $0.trimmedDescription.hasSuffix("AutoCodingObject") }
         let override = isSubclass ? "override " : ""
 
-        var members: [DeclSyntax] = [
+        // What the class declares itself wins: the macro generates only the rest. Its own `encode(to:)` or
+        // `decodeProperties(from:)` can call the generated helpers, as `[super initWithCoder:]` is called.
+        let declared = declaredMembers(classDecl.memberBlock.members)
+        let isNSObject = !isSubclass && inheritsNSObject(classDecl)
+        var members: [DeclSyntax] = []
+        if !declared.contains("codableProperties") {
+            members.append(
+                """
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                \(raw: access)\(raw: override)\(raw: staticKind) var codableProperties: [(name: String, type: Any.Type)] {
+                    \(raw: propertyTable(properties, typeName: name))
+                }
+                """)
+        }
+        if !declared.contains("init(autoCodingShell:)") {
+            members.append(
+                """
+                /// Allocates an instance with default property values, to be filled by decoding.
+                \(raw: access)required init(autoCodingShell: AutoCodingShell) {\(raw: isSubclass ? "\n    super.init(autoCodingShell: autoCodingShell)\n" : isNSObject ? "\n    super.init()\n" : "")}
+                """)
+        }
+        if !declared.contains("init(from:)") {
+            members.append(
+                """
+                /// Decodes an instance: allocates it, then fills its properties.
+                \(raw: access)required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+                """)
+        }
+        members.append(
             """
-            /// The properties `@AutoCoding` archives for this class (superclass properties not included).
-            \(raw: access)\(raw: override)\(raw: staticKind) var codableProperties: [(name: String, type: Any.Type)] {
-                \(raw: propertyTable(properties, typeName: name))
+            /// Encodes the archived properties\(raw: isSubclass ? ", the superclasses' first" : ""), as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+            \(raw: access)\(raw: override)func autoCodingEncode(to encoder: any Encoder) throws {
+                \(raw: isSubclass ? "try super.autoCodingEncode(to: encoder)\n" : "")\(raw: encodeBody(properties))
             }
-            """,
+            """)
+        members.append(
             """
-            /// Allocates an instance with default property values, to be filled by decoding.
-            \(raw: access)required init(autoCodingShell: AutoCodingShell) {\(raw: isSubclass ? "\n    super.init(autoCodingShell: autoCodingShell)\n" : "")}
-            """,
-            """
-            /// Decodes an instance: allocates it, then fills its properties.
-            \(raw: access)required convenience init(from decoder: any Decoder) throws {
-                self.init(autoCodingShell: AutoCodingShell())
-                try autoCodingWillDecode(from: decoder)
-                try decodeProperties(from: decoder)
-                try autoCodingDidDecode(from: decoder)
+            /// Reads the archived properties present in `decoder`\(raw: isSubclass ? ", the superclasses' first" : ""), as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+            \(raw: access)\(raw: override)func autoCodingDecodeProperties(from decoder: any Decoder) throws {
+                \(raw: isSubclass ? "try super.autoCodingDecodeProperties(from: decoder)\n" : "")\(raw: decodeBody(properties, typeName: name))
             }
-            """,
-            """
-            /// Encodes the archived properties\(raw: isSubclass ? ", after the superclass's" : "").
-            \(raw: access)\(raw: override)func encode(to encoder: any Encoder) throws {
-                \(raw: isSubclass ? "try super.encode(to: encoder)\n" : "")\(raw: encodeBody(properties))
+            """)
+        // A subclass inherits `encode(to:)` and `decodeProperties(from:)`, which call the helpers (overridden above).
+        if !isSubclass && !declared.contains("encode(to:)") {
+            members.append(
+                """
+                /// Encodes the archived properties (``autoCodingEncode(to:)``).
+                \(raw: access)func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+                """)
+        }
+        if !isSubclass && !declared.contains("decodeProperties(from:)") {
+            members.append(
+                """
+                /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
+                \(raw: access)func decodeProperties(from decoder: any Decoder) throws {
+                    try autoCodingDecodeProperties(from: decoder)
+                }
+                """)
+        }
+        // The hooks of a class that can be subclassed are its own methods, so that a subclass's overrides run.
+        if !isSubclass && !isFinal {
+            for (hook, parameter) in Self.hooks where !declared.contains("\(hook)(\(parameter.label):)") {
+                members.append(
+                    """
+                    /// Does nothing; override it to act at this step.
+                    \(raw: access)func \(raw: hook)(\(raw: parameter.label) \(raw: parameter.name): any \(raw: parameter.type)) throws {}
+                    """)
             }
-            """,
-            """
-            /// Reads the archived properties present in `decoder`\(raw: isSubclass ? ", after the superclass's" : "").
-            \(raw: access)\(raw: override)func decodeProperties(from decoder: any Decoder) throws {
-                \(raw: isSubclass ? "try super.decodeProperties(from: decoder)\n" : "")\(raw: decodeBody(properties, typeName: name))
-            }
-            """,
-        ]
+        }
+        if isNSObject && !declared.contains("isEqual") {
+            members.append(
+                """
+                /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
+                \(raw: access)override func isEqual(_ object: Any?) -> Bool {
+                    guard let other = object as? \(raw: name) else { return false }
+                    return AutoCodingSupport.isEqual(self, other)
+                }
+                """)
+            members.append(
+                """
+                /// Hashes the class and the scalar property values.
+                \(raw: access)override var hash: Int {
+                    var hasher = Hasher()
+                    AutoCodingSupport.hash(self, into: &hasher)
+                    return hasher.finalize()
+                }
+                """)
+        }
         if !declaresInit {
             // Declaring `init(autoCodingShell:)` would hide the implicit `init()`; keep it.
-            members.append(isSubclass ? "\(raw: access)override init() {\n    super.init()\n}" : "\(raw: access)init() {}")
+            members.append(isSubclass || isNSObject ? "\(raw: access)override init() {\n    super.init()\n}" : "\(raw: access)init() {}")
         }
         return members
     }
@@ -96,6 +158,10 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             // Hashable with identity equality) crashes Swift 6.3 when the class is subclassed (swiftlang/swift#89151).
             if missing.contains("AutoCodingValue") {
                 extensions.append(try ExtensionDeclSyntax("extension \(type.trimmed): AutoCodingValue {}"))
+            }
+            // An NSObject subclass is Hashable through `isEqual(_:)` and `hash`, which the member role overrides.
+            if inheritsNSObject(classDecl) {
+                return extensions
             }
             if missing.contains("Hashable") && identityEquality(node) {
                 extensions.append(
@@ -148,6 +214,27 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             }
             return "self.\(property.name) = try AutoCodingSupport.decodeRequired(\(property.type?.trimmedDescription ?? "Never").self, from: container, keys: [\(keys)], in: \(name).self)"
         }.joined(separator: "\n")
+        // Equality from the properties, as classes get it, unless the struct declares Equatable or Hashable itself.
+        let declaresEquality = structDecl.inheritanceClause?.inheritedTypes.contains {
+            ["Equatable", "Hashable"].contains($0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
+        } ?? false
+        var equality: [ExtensionDeclSyntax] = []
+        if missing.contains("Hashable") && !declaresEquality {
+            equality.append(
+                try ExtensionDeclSyntax(
+                    """
+                    extension \(type.trimmed): Hashable {
+                        /// Equal when archived as equivalent graphs: same property values, same sharing.
+                        \(raw: access)static func == (lhs: \(type.trimmed), rhs: \(type.trimmed)) -> Bool {
+                            AutoCodingSupport.isEqualValue(lhs, rhs)
+                        }
+                        /// Hashes the scalar property values.
+                        \(raw: access)func hash(into hasher: inout Hasher) {
+                            AutoCodingSupport.hashValue(self, into: &hasher)
+                        }
+                    }
+                    """))
+        }
         return [
             try ExtensionDeclSyntax(
                 """
@@ -167,10 +254,45 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
                     }
                 }
                 """)
-        ]
+        ] + equality
     }
 
     // MARK: Generated code
+
+    /// The hooks of ``AutoCodingObject``: name, and the argument label, name and type.
+    private static let hooks: [(String, (label: String, name: String, type: String))] = [
+        ("autoCodingWillEncode", ("to", "encoder", "Encoder")),
+        ("autoCodingDidEncode", ("to", "encoder", "Encoder")),
+        ("autoCodingWillDecode", ("from", "decoder", "Decoder")),
+        ("autoCodingDidDecode", ("from", "decoder", "Decoder")),
+    ]
+
+    /// The members a type declares, as `name(label:)` for functions and initializers and `name` for properties
+    /// (plus the bare name of every function).
+    private static func declaredMembers(_ members: MemberBlockItemListSyntax) -> Set<String> {
+        var names: Set<String> = []
+        for member in members {
+            if let function = member.decl.as(FunctionDeclSyntax.self) {
+                let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
+                names.insert("\(function.name.text)(\(labels))")
+                names.insert(function.name.text)
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                let labels = initializer.signature.parameterClause.parameters.map { "\($0.firstName.text):" }.joined()
+                names.insert("init(\(labels))")
+            } else if let variable = member.decl.as(VariableDeclSyntax.self) {
+                for binding in variable.bindings {
+                    if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) { names.insert(identifier.identifier.text) }
+                }
+            }
+        }
+        return names
+    }
+
+    /// Whether the class's superclass is `NSObject` (the first inherited type).
+    private static func inheritsNSObject(_ classDecl: ClassDeclSyntax) -> Bool {
+        guard let first = classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription else { return false }
+        return first == "NSObject" || first == "Foundation.NSObject" || first == "ObjectiveC.NSObject"
+    }
 
     private static func propertyTable(_ properties: [StoredProperty], typeName: String) -> String {
         let entries = properties.map { "(\"\($0.name)\", AutoCodingSupport.type(of: \\\(typeName).\($0.name)))" }

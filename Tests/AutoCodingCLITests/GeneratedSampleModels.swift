@@ -14,11 +14,11 @@ import Foundation
 final class Person {
     var name: String = ""
     var age: Int = 0
-    var email: String? = nil
+    @ArchiveAs(.omitWhenNil) var email: String? = nil
     var score: Double = 0
     var isVerified: Bool = false
     var friends: [Person] = []
-    var bestFriend: Person? = nil
+    @ArchiveAs(.omitWhenNil) var bestFriend: Person? = nil
 }
 
 extension Person: ArchiveCodable {
@@ -34,7 +34,7 @@ extension Person: ArchiveCodable {
 @AutoCoding
 final class Folder {
     var name: String = ""
-    var parent: Folder? = nil
+    @ArchiveAs(.omitWhenNil) var parent: Folder? = nil
     var subfolders: [Folder] = []
     var notes: [Note] = []
 }
@@ -59,8 +59,8 @@ final class Note {
     var title: String = ""
     var body: String = ""
     var created: Date = Date(timeIntervalSinceReferenceDate: 0)
-    var link: URL? = nil
-    var attachment: Data? = nil
+    @ArchiveAs(.omitWhenNil) var link: URL? = nil
+    @ArchiveAs(.omitWhenNil) var attachment: Data? = nil
     var tags: [Tag] = []
     var folder: Folder? = nil
 }
@@ -112,7 +112,7 @@ final class Account {
     var balance: Double = 0
     var owner: Person? = nil
     var history: [Double] = []
-    @ArchiveAs(.nullWhenNil) var referrer: Person? = nil
+    var referrer: Person? = nil
 }
 
 extension Account: ArchiveCodable {
@@ -140,7 +140,7 @@ extension List: ArchiveCodable {
 @AutoCoding
 final class Link {
     var value: Int = 0
-    @ArchiveAs(.nullWhenNil) var next: Link? = nil
+    var next: Link? = nil
 }
 
 extension Link: ArchiveCodable {

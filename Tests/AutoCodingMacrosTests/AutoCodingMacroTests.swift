@@ -46,16 +46,16 @@ struct AutoCodingMacroTests {
                     try autoCodingDidDecode(from: decoder)
                 }
 
-                /// Encodes the archived properties, after the superclass's.
-                override func encode(to encoder: any Encoder) throws {
-                    try super.encode(to: encoder)
+                /// Encodes the archived properties, the superclasses' first, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+                override func autoCodingEncode(to encoder: any Encoder) throws {
+                    try super.autoCodingEncode(to: encoder)
                     var container = encoder.container(keyedBy: AutoCodingKey.self)
                     try AutoCodingSupport.encode(self.legs, to: &container, key: "legs")
                 }
 
-                /// Reads the archived properties present in `decoder`, after the superclass's.
-                override func decodeProperties(from decoder: any Decoder) throws {
-                    try super.decodeProperties(from: decoder)
+                /// Reads the archived properties present in `decoder`, the superclasses' first, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+                override func autoCodingDecodeProperties(from decoder: any Decoder) throws {
+                    try super.autoCodingDecodeProperties(from: decoder)
                     let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.legs, from: container, keys: ["legs"], in: Dog.self)
                 }
@@ -108,6 +108,17 @@ struct AutoCodingMacroTests {
                     try AutoCodingSupport.encode(self.name, to: &container, key: "name")
                 }
             }
+
+            extension Tile: Hashable {
+                /// Equal when archived as equivalent graphs: same property values, same sharing.
+                static func == (lhs: Tile, rhs: Tile) -> Bool {
+                    AutoCodingSupport.isEqualValue(lhs, rhs)
+                }
+                /// Hashes the scalar property values.
+                func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hashValue(self, into: &hasher)
+                }
+            }
             """#
         }
     }
@@ -154,8 +165,8 @@ struct AutoCodingMacroTests {
                     try autoCodingDidDecode(from: decoder)
                 }
 
-                /// Encodes the archived properties.
-                func encode(to encoder: any Encoder) throws {
+                /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+                func autoCodingEncode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AutoCodingKey.self)
                     try AutoCodingSupport.encode(self.name, to: &container, key: "name")
                     try AutoCodingSupport.encode(self.age, to: &container, key: "age")
@@ -163,13 +174,23 @@ struct AutoCodingMacroTests {
                     try AutoCodingSupport.encode(self.email, to: &container, key: "e_mail")
                 }
 
-                /// Reads the archived properties present in `decoder`.
-                func decodeProperties(from decoder: any Decoder) throws {
+                /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+                func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.name, from: container, keys: ["name"], in: Person.self)
                     try AutoCodingSupport.decode(&self.age, from: container, keys: ["age"], in: Person.self)
                     try AutoCodingSupport.decode(&self.best, from: container, keys: ["best"], in: Person.self)
                     try AutoCodingSupport.decode(&self.email, from: container, keys: ["e_mail", "email"], in: Person.self)
+                }
+
+                /// Encodes the archived properties (``autoCodingEncode(to:)``).
+                func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+
+                /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
+                func decodeProperties(from decoder: any Decoder) throws {
+                    try autoCodingDecodeProperties(from: decoder)
                 }
 
                 init() {
@@ -191,6 +212,104 @@ struct AutoCodingMacroTests {
                 func hash(into hasher: inout Hasher) {
                     AutoCodingSupport.hash(self, into: &hasher)
                 }
+            }
+            """#
+        }
+    }
+
+    /// Members the class declares itself are not generated; the helpers are, for them to call.
+    @Test func yieldsToMembersTheClassDeclares() {
+        assertMacro {
+            """
+            @AutoCoding
+            class Note: NSObject {
+                var title = ""
+                func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+                func autoCodingDidDecode(from decoder: any Decoder) throws {}
+            }
+            """
+        } expansion: {
+            #"""
+            class Note: NSObject {
+                var title = ""
+                func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+                func autoCodingDidDecode(from decoder: any Decoder) throws {}
+
+                /// The properties `@AutoCoding` archives for this class (superclass properties not included).
+                class var codableProperties: [(name: String, type: Any.Type)] {
+                    [("title", AutoCodingSupport.type(of: \Note.title))]
+                }
+
+                /// Allocates an instance with default property values, to be filled by decoding.
+                required init(autoCodingShell: AutoCodingShell) {
+                    super.init()
+                }
+
+                /// Decodes an instance: allocates it, then fills its properties.
+                required convenience init(from decoder: any Decoder) throws {
+                    self.init(autoCodingShell: AutoCodingShell())
+                    try autoCodingWillDecode(from: decoder)
+                    try decodeProperties(from: decoder)
+                    try autoCodingDidDecode(from: decoder)
+                }
+
+                /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+                func autoCodingEncode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.title, to: &container, key: "title")
+                }
+
+                /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+                func autoCodingDecodeProperties(from decoder: any Decoder) throws {
+                    let container = try AutoCodingSupport.reader(decoder)
+                    try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Note.self)
+                }
+
+                /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
+                func decodeProperties(from decoder: any Decoder) throws {
+                    try autoCodingDecodeProperties(from: decoder)
+                }
+
+                /// Does nothing; override it to act at this step.
+                func autoCodingWillEncode(to encoder: any Encoder) throws {
+                }
+
+                /// Does nothing; override it to act at this step.
+                func autoCodingDidEncode(to encoder: any Encoder) throws {
+                }
+
+                /// Does nothing; override it to act at this step.
+                func autoCodingWillDecode(from decoder: any Decoder) throws {
+                }
+
+                /// Equal when archived as equivalent graphs: same class, same property values, same sharing.
+                override func isEqual(_ object: Any?) -> Bool {
+                    guard let other = object as? Note else {
+                        return false
+                    }
+                    return AutoCodingSupport.isEqual(self, other)
+                }
+
+                /// Hashes the class and the scalar property values.
+                override var hash: Int {
+                    var hasher = Hasher()
+                    AutoCodingSupport.hash(self, into: &hasher)
+                    return hasher.finalize()
+                }
+
+                override init() {
+                    super.init()
+                }
+            }
+
+            extension Note: AutoCodingObject {
+            }
+
+            extension Note: AutoCodingValue {
             }
             """#
         }
@@ -228,6 +347,17 @@ struct AutoCodingMacroTests {
                     var container = encoder.container(keyedBy: AutoCodingKey.self)
                     try AutoCodingSupport.encode(self.x, to: &container, key: "x")
                     try AutoCodingSupport.encode(self.label, to: &container, key: "label")
+                }
+            }
+
+            extension Point: Hashable {
+                /// Equal when archived as equivalent graphs: same property values, same sharing.
+                public static func == (lhs: Point, rhs: Point) -> Bool {
+                    AutoCodingSupport.isEqualValue(lhs, rhs)
+                }
+                /// Hashes the scalar property values.
+                public func hash(into hasher: inout Hasher) {
+                    AutoCodingSupport.hashValue(self, into: &hasher)
                 }
             }
             """#
@@ -281,14 +411,24 @@ struct AutoCodingMacroTests {
                     try autoCodingDidDecode(from: decoder)
                 }
 
-                /// Encodes the archived properties.
-                func encode(to encoder: any Encoder) throws {
+                /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+                func autoCodingEncode(to encoder: any Encoder) throws {
                     _ = encoder.container(keyedBy: AutoCodingKey.self)
                 }
 
-                /// Reads the archived properties present in `decoder`.
-                func decodeProperties(from decoder: any Decoder) throws {
+                /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+                func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     _ = try decoder.container(keyedBy: AutoCodingKey.self)
+                }
+
+                /// Encodes the archived properties (``autoCodingEncode(to:)``).
+                func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+
+                /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
+                func decodeProperties(from decoder: any Decoder) throws {
+                    try autoCodingDecodeProperties(from: decoder)
                 }
 
                 init() {
@@ -369,16 +509,26 @@ struct AutoCodingMacroTests {
                     try autoCodingDidDecode(from: decoder)
                 }
 
-                /// Encodes the archived properties.
-                func encode(to encoder: any Encoder) throws {
+                /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
+                func autoCodingEncode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: AutoCodingKey.self)
                     try AutoCodingSupport.encode(self.title, to: &container, key: "title")
                 }
 
-                /// Reads the archived properties present in `decoder`.
-                func decodeProperties(from decoder: any Decoder) throws {
+                /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
+                func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     let container = try AutoCodingSupport.reader(decoder)
                     try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Managed.self)
+                }
+
+                /// Encodes the archived properties (``autoCodingEncode(to:)``).
+                func encode(to encoder: any Encoder) throws {
+                    try autoCodingEncode(to: encoder)
+                }
+
+                /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
+                func decodeProperties(from decoder: any Decoder) throws {
+                    try autoCodingDecodeProperties(from: decoder)
                 }
 
                 init() {

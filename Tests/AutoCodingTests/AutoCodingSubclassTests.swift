@@ -19,9 +19,14 @@ class SubclassPlant {
     var height = 0.0
 }
 
-/// A subclass without the macro: it inherits the superclass's coding.
+/// A subclass without the macro, with a stored property of its own: refused when encoded.
 final class SubclassTree: SubclassPlant {
     var rings = 0
+}
+
+/// A subclass without the macro or stored properties: it inherits the superclass's coding.
+final class SubclassShrub: SubclassPlant {
+    var isEvergreen: Bool { true }
 }
 
 @Suite("subclasses of @AutoCoding classes")
@@ -74,13 +79,26 @@ struct AutoCodingSubclassTests {
         #expect(cat.friends[0].name == "rex")
     }
 
-    @Test func aSubclassWithoutTheMacroCodesItsSuperclassProperties() throws {
+    /// Its own stored property would be silently cut: encoding refuses it, naming the property.
+    @Test func aSubclassWithoutTheMacroWithStoredPropertiesIsRefused() throws {
         let tree = SubclassTree()
         tree.height = 12
         tree.rings = 40
-        let graph = try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: tree)))
-        #expect(graph.root?.object.map { Array($0.fields.keys) } == ["height"])
+        do {
+            _ = try KeyedArchiver.archivedData(withRootObject: tree)
+            Issue.record("rings was silently left out")
+        } catch let error as EncodingError {
+            #expect("\(error)".contains("SubclassTree.rings"))
+        }
         #expect(tree == tree && tree != SubclassTree())  // identity equality, inherited
+    }
+
+    /// Without stored properties of its own, it codes its superclass's properties.
+    @Test func aSubclassWithoutTheMacroOrStoredPropertiesCodesItsSuperclassProperties() throws {
+        let shrub = SubclassShrub()
+        shrub.height = 2
+        let graph = try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: shrub)))
+        #expect(graph.root?.object.map { Array($0.fields.keys) } == ["height"])
     }
 }
 

@@ -29,6 +29,9 @@
 /// | `ArchiveRange`/`Point`/`Size`/`Rect`/`EdgeInsets` | NSValue (`NS.special` 4/1/2/3/12) | yes | yes / the same `Archive…` value           |
 /// | `ArchiveAttributedString`           | NSAttributedString           | yes (one or several runs) | — / `ArchiveAttributedString` (corelibs cannot read its own: below) |
 /// | `ArchiveCoding` class, shared refs  | custom `NSObject, NSCoding`  | yes, sharing kept (`===`) | `Decodable` class, sharing kept (`===`) / `ArchivedObject`, sharing kept |
+/// | `ArchiveCoding` objects in an array | custom `NSCoding` in NSArray | yes, sharing kept | `ArchiveCoding` class through `init(coder:)`, sharing kept |
+/// | `@AutoCoding` class (nil optionals as `$null`, arrays, sharing) | custom `NSCoding` (`decodeObject(of:forKey:)`) | yes | into the `@AutoCoding` class registered for the name; unregistered: refused naming both classes |
+/// | `Decimal`                           | NSDecimalNumber (Apple's keys) | — corelibs cannot decode NSDecimalNumber, even its own | — (tested against archives built in Apple's form) |
 /// | NSTimeZone, NSLocale, NSCalendar, NSCharacterSet, NSIndexSet | (no Swift mapping)  | —    | — / `ArchivedObject` with the class name; re-encodes to an equivalent graph |
 /// | A graph read from corelibs bytes, re-encoded by `ArchiveGraph` | any of the above | yes, decodes identically | —       |
 /// | XML plist (`outputFormat = .xml`)   | —                            | yes             | yes                                                      |
@@ -118,6 +121,22 @@ enum CorelibsChild {
             }
         }
 
+        /// Mirrors the test's `@AutoCoding` `InteropPerson`, archived as "InteropHelper.Person". `best` is read
+        /// with `decodeObject(of:forKey:)`, as a secure NSCoding reader reads it.
+        final class Person: NSObject, NSCoding {
+            let name: String
+            let age: Int
+            let best: Person?
+            let friends: [Person]
+            func encode(with coder: NSCoder) {}
+            required init?(coder: NSCoder) {
+                name = coder.decodeObject(forKey: "name") as? String ?? "?"
+                age = coder.decodeInteger(forKey: "age")
+                best = coder.decodeObject(of: Person.self, forKey: "best")
+                friends = coder.decodeObject(forKey: "friends") as? [Person] ?? []
+            }
+        }
+
         /// Pairs are numbered by identity in order of appearance, so a shared one prints as `Pair#n` again.
         var pairNumbers: [ObjectIdentifier: Int] = [:]
 
@@ -133,6 +152,12 @@ enum CorelibsChild {
                 let n = pairNumbers.count
                 pairNumbers[ObjectIdentifier(pair)] = n
                 return "Pair#\(n)(\(text(pair.name)), \(canon(pair.left)), \(canon(pair.right)))"
+            case let person as Person:
+                if let n = pairNumbers[ObjectIdentifier(person)] { return "Person#\(n)" }
+                let n = pairNumbers.count
+                pairNumbers[ObjectIdentifier(person)] = n
+                return "Person#\(n)(\(text(person.name)), int(\(person.age)), \(canon(person.best)), "
+                    + "[\(person.friends.map(canon).joined(separator: ", "))])"
             case let number as NSNumber:
                 if String(describing: type(of: number)).contains("Boolean") { return "bool(\(number.boolValue))" }
                 switch String(cString: number.objCType) {
@@ -337,6 +362,41 @@ final class InteropPair: ArchiveCoding, ArchiveCodable {
     }
 }
 
+/// Archived as `InteropHelper.Person`, the child's `NSCoding` class.
+@AutoCoding
+final class InteropPerson {
+    var name = ""
+    var age = 0
+    var best: InteropPerson?
+    var friends: [InteropPerson] = []
+}
+
+extension InteropPerson: ArchiveCodable {
+    static var archiveClassName: String { "InteropHelper.Person" }
+    static var archiveClassChain: [String] { ["InteropHelper.Person", "NSObject"] }
+}
+
+/// The same fields as ``InteropPerson``, as a corelibs `NSCoding` class, archived in-process by corelibs.
+final class CorelibsInteropPerson: NSObject, NSCoding {
+    let name: String
+    let age: Int
+    let best: CorelibsInteropPerson?
+    let friends: [CorelibsInteropPerson]
+
+    init(name: String, age: Int, best: CorelibsInteropPerson? = nil, friends: [CorelibsInteropPerson] = []) {
+        (self.name, self.age, self.best, self.friends) = (name, age, best, friends)
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name, forKey: "name")
+        coder.encode(age, forKey: "age")
+        coder.encode(best, forKey: "best")
+        coder.encode(friends, forKey: "friends")
+    }
+
+    required init?(coder: NSCoder) { (name, age, best, friends) = ("", 0, nil, []) }
+}
+
 /// A corelibs `NSCoding` class, archived in-process by corelibs.
 final class CorelibsInteropNode: NSObject, NSCoding {
     let name: String
@@ -370,6 +430,19 @@ final class CorelibsInteropBag: NSObject, NSCoding {
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) { coder.encode(value, forKey: key) }
     }
     required init?(coder: NSCoder) { fields = [:] }
+}
+
+/// The NSCoding-style reading of ``CorelibsInteropNode``.
+final class InteropNodeCoding: ArchiveCoding {
+    let name: String
+    let rank: Int
+    let child: InteropNodeCoding?
+    func encode(with coder: KeyedArchiver) throws {}
+    init(coder: KeyedUnarchiver) throws {
+        name = try coder.decodeString(forKey: "name") ?? ""
+        rank = try coder.decodeInteger(forKey: "rank")
+        child = try coder.decodeObject(of: InteropNodeCoding.self, forKey: "child")
+    }
 }
 
 /// The Codable reading of ``CorelibsInteropNode``'s fields.
@@ -494,6 +567,25 @@ struct CorelibsInteropTests {
         OursCase("ArchiveCoding objects with a shared reference", #"Pair#0("root", Pair#1("leaf", nil, nil), Pair#1)"#) {
             let leaf = InteropPair(name: "leaf")
             return try KeyedArchiver.archivedData(withRootObject: InteropPair(name: "root", left: leaf, right: leaf))
+        },
+        OursCase("ArchiveCoding objects in an array", #"[Pair#0("x", nil, nil), Pair#1("y", Pair#0, nil), Pair#0]"#) {
+            let x = InteropPair(name: "x")
+            return try KeyedArchiver.archivedData(withRootObject: [x, InteropPair(name: "y", left: x), x])
+        },
+        OursCase(
+            "@AutoCoding model with nil optionals, shared references",
+            #"Person#0("a", int(1), Person#1("b", int(2), nil, []), [Person#1, Person#1])"#
+        ) {
+            let b = InteropPerson()
+            (b.name, b.age) = ("b", 2)
+            let a = InteropPerson()
+            (a.name, a.age, a.best, a.friends) = ("a", 1, b, [b, b])
+            return try KeyedArchiver.archivedData(withRootObject: a)
+        },
+        OursCase("@AutoCoding models in a Codable array", #"[Person#0("c", int(3), nil, []), Person#0]"#) {
+            let c = InteropPerson()
+            (c.name, c.age) = ("c", 3)
+            return try KeyedArchiveEncoder().encode([c, c])
         },
         OursCase("XML plist", #"{"a": [int(1), int(2)], "b": []}"#) {
             var encoder = KeyedArchiveEncoder()
@@ -807,6 +899,41 @@ struct CorelibsInteropTests {
         #expect(child === nodes[1].child)
         #expect(child.name == "shared")
         #expect(child.child == nil)
+    }
+
+    /// A corelibs `NSCoding` class decodes into an `@AutoCoding` class registered for its name: `$null`
+    /// optionals, arrays of objects and shared references included.
+    @Test func corelibsNSCodingClassDecodesIntoAnAutoCodingModel() throws {
+        let b = CorelibsInteropPerson(name: "b", age: 2)
+        let data = try corelibsArchive(CorelibsInteropPerson(name: "a", age: 1, best: b, friends: [b, b]))
+        var decoder = KeyedArchiveDecoder()
+        decoder.setClass(InteropPerson.self, forClassName: NSStringFromClass(CorelibsInteropPerson.self))
+        let a = try decoder.decode(InteropPerson.self, from: data)
+        #expect(a.name == "a" && a.age == 1)
+        let best = try #require(a.best)
+        #expect(best.name == "b" && best.age == 2 && best.best == nil && best.friends.isEmpty)
+        #expect(a.friends.count == 2 && a.friends.allSatisfy { $0 === best })
+        // Unregistered, the corelibs class is not an InteropPerson: refused, naming both classes.
+        do {
+            _ = try KeyedArchiveDecoder().decode(InteropPerson.self, from: data)
+            Issue.record("an unregistered class was accepted")
+        } catch let error as DecodingError {
+            #expect("\(error)".contains("CorelibsInteropPerson") && "\(error)".contains("InteropHelper.Person"))
+        }
+    }
+
+    /// An `ArchiveCoding` class and an array of them, read from corelibs' archive of a same-shaped class.
+    @Test func corelibsNSCodingObjectsDecodeThroughInitCoder() throws {
+        let shared = CorelibsInteropNode(name: "shared", rank: 3)
+        let data = try corelibsArchive(NSArray(array: [
+            CorelibsInteropNode(name: "first", rank: 1, child: shared), shared,
+        ]))
+        let unarchiver = try KeyedUnarchiver(forReadingFrom: data)
+        unarchiver.setClass(InteropNodeCoding.self, forClassName: NSStringFromClass(CorelibsInteropNode.self))
+        let nodes = try #require(try unarchiver.decodeObject(of: [InteropNodeCoding].self, forKey: "root"))
+        #expect(nodes.map(\.name) == ["first", "shared"])
+        #expect(nodes[0].child === nodes[1])
+        #expect(nodes[1].rank == 3)
     }
 
     /// corelibs' XML plist output decodes too.

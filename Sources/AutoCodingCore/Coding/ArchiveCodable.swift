@@ -1,3 +1,5 @@
+import Foundation
+
 /// Customizes how a Swift type is named in archives.
 ///
 /// By default a type is archived under its module-qualified name (`App.Person`), as Apple's
@@ -36,6 +38,9 @@ enum ArchiveNaming {
         if let cls = type as? AnyClass {
             var superclass: AnyClass? = _getSuperclass(cls)
             while let s = superclass {
+                // NSObject is written as Apple writes it, and ends the chain (its Swift name is `Foundation.NSObject`
+                // where the Objective-C runtime is not there to name it).
+                if ObjectIdentifier(s) == ObjectIdentifier(NSObject.self) { break }
                 chain.append((s as? any ArchiveCodable.Type)?.archiveClassName ?? String(reflecting: s))
                 superclass = _getSuperclass(s)
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A class that archives itself with keyed calls, as `NSCoding` classes do.
 ///
 /// ```swift
@@ -17,7 +19,13 @@
 /// The hooks ``replacementObject(for:)``, ``classForKeyedArchiver`` and ``awakeAfter(using:)`` play the
 /// parts of NSCoding's `replacementObjectForKeyedArchiver:`, `classForKeyedArchiver` and
 /// `awakeAfterUsingCoder:`; their defaults change nothing. Name the class in archives with ``ArchiveCodable``.
-public protocol ArchiveCoding: AnyObject {
+///
+/// Wherever such an object sits — an array, a dictionary, a set, an optional, a `Codable` value, an
+/// `@AutoCoding` property — this package's coders archive it through ``encode(with:)`` and
+/// ``init(coder:)`` (and the hooks), decided once per type. For that the protocol is `Codable`, with
+/// defaults: other encoders get the object as a nested keyed archive (`Data`), and other decoders read that
+/// back (without identity across the outer value, and without cycles).
+public protocol ArchiveCoding: AnyObject, Codable {
     /// Writes the object's fields.
     func encode(with coder: KeyedArchiver) throws
     /// Reads the object's fields. A reference cycle back to an object whose `init(coder:)` is still running
@@ -38,4 +46,31 @@ extension ArchiveCoding {
     public var classForKeyedArchiver: ArchiveClass? { nil }
     /// Keeps the decoded object.
     public func awakeAfter(using unarchiver: KeyedUnarchiver) throws -> Any { self }
+}
+
+extension ArchiveCoding {
+    /// This package's encoders archive the object through ``encode(with:)``; other encoders get it as a
+    /// nested keyed archive (`Data`).
+    public func encode(to encoder: any Encoder) throws {
+        if let archive = encoder as? _ArchiveEncoder {
+            archive.storage = .single(try archive.context.encodeCoding(self, codingPathNode: archive.codingPathNode))
+            return
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(KeyedArchiver.archivedData(withRootObject: self))
+    }
+
+    /// Decodes through ``init(coder:)``: from the object this package's decoder is positioned on, or from the
+    /// nested keyed archive another decoder holds. A Swift initializer makes a new instance, so neither
+    /// sharing with the rest of the decode nor ``awakeAfter(using:)`` applies here: this package's decoders
+    /// call `init(coder:)` themselves and keep both.
+    public init(from decoder: any Decoder) throws {
+        if let archive = decoder as? _ArchiveDecoder {
+            try self.init(coder: KeyedUnarchiver(context: archive.context, node: archive.node, path: archive.codingPathNode))
+            return
+        }
+        let data = try decoder.singleValueContainer().decode(Data.self)
+        let top = try KeyedUnarchiver(forReadingFrom: data)
+        try self.init(coder: top.rootObjectCoder())
+    }
 }

@@ -53,6 +53,7 @@ extension DecodingContext {
         case "NSURL": return try FoundationValues.url(node, self, path)
         case "NSUUID": return try FoundationValues.uuid(node, self, path)
         case "NSNull": return NSNull()
+        case _ where DecimalCoding.classNames.contains(name): return try FoundationValues.decimal(node, self, path)
         case "NSValue":
             if let value = try FoundationValues.nsValue(node, self, path) { return value }
             return try keepUnknown(name, node: node, path: path)
@@ -173,7 +174,16 @@ extension DecodingContext {
         }
         defer { if node.uid != nil { inProgress.removeLast() } }
         let coder = KeyedUnarchiver(context: self, node: node, path: path)
-        let object = try nested(path) { try T(coder: coder) }
+        let concrete = try checkedClass(T.self, node: node, path: path)
+        let object: any ArchiveCoding
+        if ObjectIdentifier(concrete) == ObjectIdentifier(T.self) {
+            object = try nested(path) { try T(coder: coder) }
+        } else {
+            guard let codingType = concrete as? any ArchiveCoding.Type else {
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an ArchiveCoding class")
+            }
+            object = try nested(path) { try codingType.init(coder: coder) }
+        }
         let result = try object.awakeAfter(using: coder)
         if let uid = node.uid { remember(result as AnyObject, as: uid) }
         return result

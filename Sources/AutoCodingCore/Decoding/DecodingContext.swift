@@ -249,7 +249,89 @@ final class DecodingContext {
             return try decodeInstance(type, node: node, path: path, isClass: isClass)
         case .autoCodingObject(let autoType):
             return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: path)
+        case .archiveCoding(let codingType):
+            return try decodeCodingObject(codingType, as: T.self, node: node, path: path)
         }
+    }
+
+    /// Decodes an ``ArchiveCoding`` object through `init(coder:)` (once per UID, `awakeAfter(using:)` applied)
+    /// as the declared type `T`.
+    private func decodeCodingObject<C: ArchiveCoding, T>(_ type: C.Type, as: T.Type, node: Node, path: CodingPathNode)
+        throws -> T
+    {
+        guard !node.isNull else {
+            throw DecodingError.valueNotFound(T.self, .init(codingPath: path.path, debugDescription: "Found $null."))
+        }
+        let decoded = try decodeCoding(C.self, node: node, path: path)
+        guard let result = decoded as? T else {
+            throw DecodingError.archiveTypeMismatch(
+                T.self, at: path, found: "an instance of \(Swift.type(of: decoded)), decoded from \(describe(node))")
+        }
+        return result
+    }
+
+    // MARK: Class checks (NSSecureCoding's "of class")
+
+    /// The last class check made for each class descriptor: the expected type and the class to instantiate.
+    @exclusivity(unchecked) private var classChecks: [Int: (expected: ObjectIdentifier, result: AnyClass)] = [:]
+
+    /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
+    /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
+    /// subclass of it, and returns the class to instantiate. Anything else is a `DecodingError.typeMismatch`
+    /// naming the path, the class found and the class expected. Decided once per class descriptor and type.
+    func checkedClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
+        let descriptor: Int
+        if let classRef = field(ArchiveKey.class, of: node) {
+            descriptor = try resolve(classRef).object
+            if let known = classChecks[descriptor], known.expected == ObjectIdentifier(expected) { return known.result }
+        } else {
+            throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class")
+        }
+        let result: AnyClass = try computeClass(expected, node: node, path: path)
+        classChecks[descriptor] = (ObjectIdentifier(expected), result)
+        return result
+    }
+
+    private func computeClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
+        guard let name = try className(of: node) else {
+            throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class name")
+        }
+        let chain: [String]
+        do { chain = try table.classChain(ofInstance: node.object) } catch { throw Self.corrupted(error) }
+        func found() -> String {
+            chain.count > 1 ? "an instance of \(name) (class chain \(chain.joined(separator: ", ")))" : "an instance of \(name)"
+        }
+        // A class registered for the name (setClass(_:forClassName:), the registry) is a substitute: it must be
+        // `expected` or a subclass of it.
+        if let registered = (codingClasses[name] as Any.Type?) ?? classes[name] {
+            guard let registeredClass = registered as? AnyClass, Self.isClass(registeredClass, kindOf: expected) else {
+                throw DecodingError.archiveTypeMismatch(
+                    expected, at: path, found: "\(found()), registered as \(registered), which is not a \(expected)")
+            }
+            return registeredClass
+        }
+        let own = ArchiveNaming.archiveClass(for: expected).name
+        let names = [own, registry.className(for: expected)].compactMap { $0 }
+        if names.contains(name) { return expected }
+        // An archived subclass that is not registered decodes as `expected`: the archive's chain says it is one.
+        if chain.contains(where: names.contains) { return expected }
+        throw DecodingError.archiveTypeMismatch(
+            expected, at: path, found: "\(found()), which is not a kind of \(names.joined(separator: " or "))")
+    }
+
+    /// The class name `type` is archived under: the registry's name for it, else its own.
+    func archiveName(of type: Any.Type) -> String {
+        registry.className(for: type) ?? ArchiveNaming.archiveClass(for: type).name
+    }
+
+    /// Whether `type` is `base` or one of its subclasses.
+    static func isClass(_ type: AnyClass, kindOf base: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let c = current {
+            if ObjectIdentifier(c) == ObjectIdentifier(base) { return true }
+            current = _getSuperclass(c)
+        }
+        return false
     }
 
     /// Decodes the field `key` of an object at `parent`, whose value is at `node`. Scalars are read with the
@@ -300,12 +382,14 @@ final class DecodingContext {
         }
         let object: any AutoCodingObject
         let result: T
-        if !classes.isEmpty, let name = try className(of: node), let registered = classes[name] as? any AutoCodingObject.Type,
-            registered != A.self
-        {
+        let concrete = try checkedClass(A.self, node: node, path: path)
+        if ObjectIdentifier(concrete) != ObjectIdentifier(A.self) {
+            guard let registered = concrete as? any AutoCodingObject.Type else {
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an @AutoCoding class")
+            }
             object = registered.init(autoCodingShell: AutoCodingShell())
             guard let cast = object as? T else {
-                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(registered), registered for \(name)")
+                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(registered)")
             }
             result = cast
         } else {
@@ -440,6 +524,7 @@ enum DecodeKind {
     case dictionary(any _ArchiveDictionaryDecodable.Type)
     case object(isClass: Bool)
     case autoCodingObject(any AutoCodingObject.Type)
+    case archiveCoding(any ArchiveCoding.Type)
 }
 
 /// Remembers each type's ``DecodeKind``. A decode meets few types, so a short list compared by identity
@@ -457,6 +542,8 @@ struct TypeKindCache {
             kind = .list(list)
         } else if let dictionary = type as? any _ArchiveDictionaryDecodable.Type {
             kind = .dictionary(dictionary)
+        } else if let coding = type as? any ArchiveCoding.Type {
+            kind = .archiveCoding(coding)
         } else if let autoCoding = type as? any AutoCodingObject.Type {
             kind = .autoCodingObject(autoCoding)
         } else {

@@ -29,6 +29,7 @@ enum FoundationValues {
         if T.self == Date.self { return same(try date(node, context, path), T.self) }
         if T.self == URL.self { return same(try url(node, context, path), T.self) }
         if T.self == UUID.self { return same(try uuid(node, context, path), T.self) }
+        if T.self == Decimal.self { return same(try decimal(node, context, path), T.self) }
         return try nsValue(node, context, path, as: T.self)
     }
 
@@ -37,7 +38,7 @@ enum FoundationValues {
         let handled: [Any.Type] = [
             String.self, Int.self, Double.self, Bool.self, Int64.self, Int32.self, Int16.self, Int8.self, UInt.self,
             UInt64.self, UInt32.self, UInt16.self, UInt8.self, Float.self, Data.self, Date.self, URL.self, UUID.self,
-            ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self, ArchiveEdgeInsets.self,
+            ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self, ArchiveEdgeInsets.self, Decimal.self,
         ]
         return handled.contains { $0 == T.self }
     }
@@ -243,6 +244,50 @@ enum FoundationValues {
         default:
             return nil
         }
+    }
+
+    /// A `Decimal` from an `NSDecimalNumber` (Apple's keys, see ``DecimalCoding``), from a plain NSNumber, or
+    /// from the keyed form `Decimal`'s own `Codable` conformance writes (archives of earlier versions).
+    static func decimal(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Decimal {
+        let r = try record(node, context, Decimal.self, path)
+        switch r.kind {
+        case .integer:
+            switch context.reader.integer(r, in: context.raw) {
+            case .integer(let v): return Decimal(v)
+            case .unsignedInteger(let v): return Decimal(v)
+            default: break
+            }
+        case .real: return Decimal(context.reader.double(r, in: context.raw))
+        case .dictionary:
+            let name = try context.className(of: node)
+            guard let name, DecimalCoding.classNames.contains(name) else {
+                // Decimal's own keyed form.
+                if context.field("mantissa", of: node) != nil {
+                    return try context.nested(path) { try Decimal(from: _ArchiveDecoder(context: context, node: node, codingPathNode: path)) }
+                }
+                break
+            }
+            func required(_ key: String) throws -> DecodingContext.Node {
+                guard let ref = context.field(key, of: node) else {
+                    throw DecodingError.keyNotFound(
+                        ArchiveCodingKey(key), .init(codingPath: path.path, debugDescription: "\(name) has no \(key)"))
+                }
+                return try context.resolve(ref)
+            }
+            let byteOrder = try context.field("NS.mantissa.bo", of: node).map { try integer(Int.self, context.resolve($0), context, path) } ?? 1
+            let result = DecimalCoding.decimal(
+                exponent: try integer(Int.self, required("NS.exponent"), context, path),
+                length: try integer(Int.self, required("NS.length"), context, path),
+                negative: try bool(required("NS.negative"), context, path),
+                byteOrder: byteOrder,
+                mantissa: [UInt8](try data(required("NS.mantissa"), context, path)))
+            switch result {
+            case .success(let value): return value
+            case .failure(let error): throw DecodingError.archiveCorrupted("\(name): \(error.reason)", at: path)
+            }
+        default: break
+        }
+        throw DecodingError.archiveTypeMismatch(Decimal.self, at: path, found: context.describe(node))
     }
 
     static func uuid(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> UUID {

@@ -87,6 +87,19 @@ public final class KeyedUnarchiver {
         return try unarchiver.decodeObject(ofClasses: classes, forKey: ArchiveKey.root)
     }
 
+    /// An unarchiver positioned on the root object (for reading it with `init(coder:)`).
+    func rootObjectCoder() throws -> KeyedUnarchiver {
+        guard let root = try context.rootEntry() else {
+            throw DecodingError.valueNotFound(
+                AnyObject.self, .init(codingPath: [], debugDescription: "The archive's $top has no root entry"))
+        }
+        let rootNode = try context.resolve(root)
+        guard !rootNode.isNull, context.kind(rootNode) == .dictionary else {
+            throw DecodingError.archiveTypeMismatch(AnyObject.self, at: .root, found: context.describe(rootNode))
+        }
+        return KeyedUnarchiver(context: context, node: rootNode, path: .root)
+    }
+
     // MARK: Keys
 
     /// Whether the current object (or `$top`) has a value for `key`.
@@ -177,8 +190,20 @@ public final class KeyedUnarchiver {
 
     /// Decodes the object for `key`; it and every object inside it must be of one of `classes` (checked on
     /// every reference, including objects already decoded through another key).
+    /// Classes listed that code themselves (`@AutoCoding` and ``ArchiveCoding`` classes, `Decodable` types
+    /// named by ``ArchiveCodable``) decode as themselves, without a separate registration.
     public func decodeObject(ofClasses classes: [Any.Type], forKey key: String) throws -> Any? {
-        try decodeObject(ofClassNames: Set(classes.flatMap(Self.archivedNames)), forKey: key)
+        let saved = context.classes
+        defer { context.classes = saved }
+        for type in classes {
+            guard let decodable = type as? any Decodable.Type,
+                type is any AutoCodingObject.Type || type is any ArchiveCoding.Type || type is any ArchiveCodable.Type
+            else { continue }
+            let name = context.archiveName(of: type)
+            if context.classes[name] == nil, context.codingClasses[name] == nil { context.classes[name] = decodable }
+        }
+        return try decodeObject(ofClassNames: Set(classes.flatMap { Self.archivedNames($0) + [context.archiveName(of: $0)] }),
+                                forKey: key)
     }
 
     /// Decodes the object for `key`; it and every object inside it must be of one of the archived class names.
@@ -209,6 +234,7 @@ public final class KeyedUnarchiver {
         case is Date.Type: return ["NSDate"]
         case is URL.Type: return ["NSURL"]
         case is UUID.Type: return ["NSUUID"]
+        case is Decimal.Type: return ["NSDecimalNumber", "NSDecimalNumberPlaceholder"]
         case is NSNull.Type: return ["NSNull"]
         case is any _ArchiveListDecodable.Type: return ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet"]
         case is any _ArchiveDictionaryDecodable.Type: return ["NSDictionary", "NSMutableDictionary"]

@@ -2,8 +2,8 @@ import AutoCodingFast
 import Foundation
 
 extension EncodingContext {
-    /// Encodes a property with the forms ``ArchiveAs(_:)`` gave it (``ArchiveForm/nullWhenNil`` is handled by
-    /// the caller, which sees the optional). Returns the field value: a scalar in place or a UID.
+    /// Encodes a property with the forms ``ArchiveAs(_:)`` gave it (``ArchiveForm/nullWhenNil`` and
+    /// ``ArchiveForm/omitWhenNil`` are handled by the caller, which sees the optional). Returns the field value: a scalar in place or a UID.
     func encode<T: Encodable>(_ value: T, as forms: [ArchiveForm], codingPathNode: CodingPathNode) throws
         -> ArchiveValue
     {
@@ -14,7 +14,7 @@ extension EncodingContext {
             switch form.storage {
             case .inline, .referenced: placement = form.storage
             case .archiveClass(let named, let key): (archiveClass, valueKey) = (named, key)
-            case .nullWhenNil: break
+            case .nullWhenNil, .omitWhenNil: break
             }
         }
         let misapplied = "\(archiveClass?.name ?? "") applies to collections, strings and data"

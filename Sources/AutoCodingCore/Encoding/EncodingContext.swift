@@ -81,6 +81,9 @@ final class EncodingContext {
             return .uid(try encodeDictionary(dictionaryType, value, codingPathNode))
         case .graphValue:
             return graph.encode(unsafeBitCast(value, to: ArchivedValue.self))  // T is ArchivedValue.
+        case .archiveCoding:
+            // An NSCoding-style class: `encode(with:)` and its hooks, wherever it sits.
+            return try encodeCoding(value as! any ArchiveCoding, codingPathNode: codingPathNode)
         case .object(let isClass):
             guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
             // `T` is a class: its value is one reference. `as AnyObject` would go through the runtime's
@@ -125,12 +128,37 @@ final class EncodingContext {
     func encodeAny(_ value: Any?, codingPathNode: CodingPathNode) throws -> ArchiveValue {
         guard let value = value.flatMap(Self.unwrapped) else { return .uid(.null) }
         switch value {
-        case let coding as any ArchiveCoding: return encodeCoding(coding)
+        case let coding as any ArchiveCoding: return try encodeCoding(coding, codingPathNode: codingPathNode)
         case let object as ArchivedObject: return graph.encode(.object(object))
         case let graphValue as ArchivedValue: return graph.encode(graphValue)
         case is NSNull: return .uid(builder.appendInstance(FoundationClass.null, [:]))
         case let text as ArchiveAttributedString: return try encodeAttributedString(text, codingPathNode: codingPathNode)
         case let encodable as any Encodable: return try encodeReference(encodable, codingPathNode: codingPathNode)
+        // Collections of values that are not all `Encodable` (`[Any]`, `[String: Any]`): each element goes through
+        // this method again, so an ``ArchiveCoding`` element is coded by its own methods, never reflected.
+        case let array as [Any]:
+            try enterCollection(value, codingPathNode)
+            defer { collectionDepth -= 1 }
+            let elements = try array.enumerated().map { try encodeAny($1, codingPathNode: codingPathNode.appending(index: $0)) }
+            return .uid(builder.appendInstance(FoundationClass.array, [FoundationKey.objects: .array(elements)]))
+        case let set as Set<AnyHashable>:
+            try enterCollection(value, codingPathNode)
+            defer { collectionDepth -= 1 }
+            let elements = try set.enumerated().map {
+                try encodeAny($1.base, codingPathNode: codingPathNode.appending(index: $0))
+            }
+            return .uid(builder.appendInstance(FoundationClass.set, [FoundationKey.objects: .array(elements)]))
+        case let dictionary as [AnyHashable: Any]:
+            try enterCollection(value, codingPathNode)
+            defer { collectionDepth -= 1 }
+            var keys: [ArchiveValue] = []
+            var objects: [ArchiveValue] = []
+            for (i, (key, object)) in dictionary.enumerated() {
+                keys.append(try encodeAny(key.base, codingPathNode: codingPathNode.appending(index: i)))
+                objects.append(try encodeAny(object, codingPathNode: codingPathNode.appending(index: i)))
+            }
+            return .uid(builder.appendInstance(
+                FoundationClass.dictionary, [FoundationKey.keys: .array(keys), FoundationKey.objects: .array(objects)]))
         default:
             // Neither ArchiveCoding nor Encodable: archived by reflection (encode only), identity kept across
             // the whole archive by one reflector.
@@ -143,6 +171,17 @@ final class EncodingContext {
         }
     }
 
+    /// How deeply ``encodeAny(_:codingPathNode:)`` is inside `[Any]`-like collections, limited as reflection is.
+    private var collectionDepth = 0
+
+    private func enterCollection(_ value: Any, _ path: CodingPathNode) throws {
+        guard collectionDepth < 512 else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: path.path, debugDescription: "collections nest deeper than 512 levels"))
+        }
+        collectionDepth += 1
+    }
+
     /// `Optional.some(x)` inside `Any` as `x`, and `Optional.none` as nil.
     private static func unwrapped(_ value: Any) -> Any? {
         let mirror = Mirror(reflecting: value)
@@ -151,11 +190,11 @@ final class EncodingContext {
     }
 
     /// Queues an ``ArchiveCoding`` object (after its replacement hook) and returns its UID.
-    private func encodeCoding(_ object: any ArchiveCoding) -> ArchiveValue {
+    func encodeCoding(_ object: any ArchiveCoding, codingPathNode: CodingPathNode) throws -> ArchiveValue {
         if let uid = builder.uid(of: object) { return .uid(uid) }
         let replacement = object.replacementObject(for: KeyedArchiver(context: self, owner: .null))
         guard let substitute = replacement as? any ArchiveCoding else {
-            return (try? encodeAny(replacement, codingPathNode: .root)) ?? .uid(.null)
+            return try encodeAny(replacement, codingPathNode: codingPathNode)
         }
         if substitute !== object, let uid = builder.uid(of: substitute) { return .uid(uid) }
         let uid = builder.reserve()
@@ -214,6 +253,7 @@ final class EncodingContext {
     {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
         if let object = value as? any AutoCodingObject {
+            try checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
             try object.autoCodingWillEncode(to: encoder)
             try value.encode(to: encoder)
             try object.autoCodingDidEncode(to: encoder)
@@ -247,6 +287,33 @@ final class EncodingContext {
             }
             return .uid(uid)
         }
+    }
+
+    /// The `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``.
+    private var coveredTypes: Set<ObjectIdentifier> = []
+
+    /// Refuses an object of a subclass that has stored properties of its own but no `@AutoCoding` (it inherits
+    /// its superclass's table, so they would be silently left out), naming the property. Once per class.
+    private func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
+        let id = ObjectIdentifier(Swift.type(of: object))
+        if coveredTypes.contains(id) { return }
+        var mirror: Mirror? = Mirror(reflecting: object)
+        var current: AnyClass? = Swift.type(of: object)
+        while let level = mirror, let cls = current, let model = cls as? any AutoCodingObject.Type,
+            let superModel = _getSuperclass(cls) as? any AutoCodingObject.Type
+        {
+            if model.codableProperties.map(\.name) == superModel.codableProperties.map(\.name),
+                let property = level.children.first(where: { $0.label != nil })?.label
+            {
+                throw EncodingError.invalidValue(object, .init(
+                    codingPath: codingPathNode.path,
+                    debugDescription: "\(cls).\(property) would not be archived: \(cls) has stored properties of its own "
+                        + "but no @AutoCoding; add @AutoCoding to \(cls)"))
+            }
+            mirror = level.superclassMirror
+            current = _getSuperclass(cls)
+        }
+        coveredTypes.insert(id)
     }
 
     private func nsValue(_ special: Int, _ key: String, _ text: String) -> ArchiveUID {
@@ -310,6 +377,8 @@ final class EncodingContext {
             let base: ArchiveValue = try url.baseURL.map { try encodeReference($0, codingPathNode: codingPathNode) } ?? .uid(.null)
             let relative = builder.append(.string(url.baseURL == nil ? url.absoluteString : url.relativeString))
             return builder.appendInstance(FoundationClass.url, [FoundationKey.base: base, FoundationKey.relative: .uid(relative)])
+        case let decimal as Decimal:
+            return builder.appendInstance(DecimalCoding.archiveClass, DecimalCoding.fields(of: decimal))
         case let uuid as UUID:
             let bytes = withUnsafeBytes(of: uuid.uuid) { [UInt8]($0) }
             return builder.appendInstance(FoundationClass.uuid, [FoundationKey.uuidBytes: .data(bytes)])
@@ -348,6 +417,8 @@ enum EncodeKind {
     case dictionary(any _ArchiveDictionaryEncodable.Type)
     /// An ``ArchivedValue``: written as the graph it is (objects, scalars in place or referenced).
     case graphValue
+    /// An ``ArchiveCoding`` class: `encode(with:)`, archived once per instance.
+    case archiveCoding
     /// `encode(to:)`; class instances are archived once each.
     case object(isClass: Bool)
 }
@@ -358,7 +429,7 @@ struct EncodeKindCache {
 
     private static let foundationObjects: [Any.Type] = [
         Date.self, URL.self, UUID.self, ArchiveRange.self, ArchivePoint.self, ArchiveSize.self, ArchiveRect.self,
-        ArchiveEdgeInsets.self,
+        ArchiveEdgeInsets.self, Decimal.self,
     ]
     private static let scalars: [Any.Type] = [
         String.self, Int.self, Double.self, Bool.self, Int64.self, Int32.self, Int16.self, Int8.self, UInt.self,
@@ -379,6 +450,8 @@ struct EncodeKindCache {
             kind = .list(list)
         } else if let dictionary = type as? any _ArchiveDictionaryEncodable.Type {
             kind = .dictionary(dictionary)
+        } else if type is any ArchiveCoding.Type {
+            kind = .archiveCoding
         } else {
             kind = .object(isClass: type is AnyClass)
         }

@@ -8,10 +8,11 @@ import AutoCodingFast
 /// stores a referenced NSNumber; `encodeObject:nil` stores `$null`; an `NSMutableArray` ivar stays mutable).
 /// Give a property the forms of the archives it must reproduce with ``ArchiveAs(_:)``; `autocoding codegen`
 /// writes them from what it sees. Coders other than this package's ignore every form except
-/// ``nullWhenNil`` (which encodes `nil`, as `encodeNil(forKey:)`).
+/// ``omitWhenNil`` (which leaves a `nil` key out, as `encodeIfPresent(_:forKey:)`).
 public struct ArchiveForm: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case nullWhenNil
+        case omitWhenNil
         case inline
         case referenced
         case archiveClass(ArchiveClass, valueKey: String?)
@@ -19,8 +20,14 @@ public struct ArchiveForm: Sendable, Hashable {
 
     let storage: Storage
 
-    /// A `nil` optional is written as a `$null` reference instead of leaving the key out.
+    /// A `nil` optional is written as a `$null` reference, as Apple's `encodeObject:nil forKey:` writes it. This
+    /// is what `@AutoCoding` writes by default; the form is kept for models that name it.
     public static let nullWhenNil = ArchiveForm(storage: .nullWhenNil)
+
+    /// A `nil` optional is left out of the archive (no key), as the seeds' AutoCoding and `encodeIfPresent`
+    /// do, instead of the default `$null`. Readers find the key missing; `decodeObject(forKey:)` answers nil
+    /// either way.
+    public static let omitWhenNil = ArchiveForm(storage: .omitWhenNil)
 
     /// A number, boolean, string or data is stored in place in its object (`encodeInteger:forKey:`,
     /// `encodeBytes:length:forKey:`). Numbers and booleans are stored so by default.

@@ -86,10 +86,28 @@ extension AutoCodingObject {
         try KeyedArchiveDecoder().decode(Self.self, from: KeyedArchiveEncoder().encode(self))
     }
 
-    /// Reads an object of this class from an archive file (the seeds' `objectWithContentsOfFile:`).
+    /// Reads an object of this class from a file (the seeds' `objectWithContentsOfFile:`): a keyed archive,
+    /// whose root must be of this class (or a registered subclass; another class is a `DecodingError` naming
+    /// both), else a plain property list whose root dictionary holds the properties by key. Raw data cannot
+    /// hold an object of this class: it is a `DecodingError` too.
     public static func read(contentsOfFile path: String, decoder: KeyedArchiveDecoder = .init()) throws -> Self {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try decoder.decode(Self.self, from: data)
+        let bytes = try ArchiveFile.readBytes(path, limit: decoder.options.maxInputBytes)
+        do {
+            return try decoder.decode(Self.self, from: bytes)
+        } catch let archiveError {
+            switch try? ArchiveFile.contents(of: bytes, options: decoder.options) {
+            case .propertyList?:
+                let plist = PropertyListDecoder()
+                plist.userInfo = decoder.userInfo.reduce(into: [:]) { $0[$1.key] = $1.value }
+                return try plist.decode(Self.self, from: Data(bytes))
+            case .data?:
+                throw DecodingError.dataCorrupted(.init(
+                    codingPath: [], debugDescription: "\(path) is neither a keyed archive nor a property list: "
+                        + "its \(bytes.count) bytes of data cannot be a \(Self.self)"))
+            default:
+                throw archiveError
+            }
+        }
     }
 
     /// Writes this object as an archive file, atomically by default (temporary file, fsync, rename).

@@ -16,6 +16,10 @@ public struct AutoCodingKey: CodingKey, Hashable, Sendable {
     public init?(intValue: Int) { nil }
 }
 
+/// Optionals, recognized whatever they wrap.
+protocol _AutoCodingOptional {}
+extension Optional: _AutoCodingOptional {}
+
 /// The calls `@AutoCoding`'s generated code makes. Not meant to be called directly.
 public enum AutoCodingSupport {
     /// The declared type of a property, from its key path.
@@ -28,11 +32,22 @@ public enum AutoCodingSupport {
         try container.encode(value, forKey: AutoCodingKey(key))
     }
 
-    /// Writes an optional property; `nil` writes nothing (the key is absent), as AutoCoding does.
+    /// Writes an optional property; `nil` writes `$null`, as Apple's `encodeObject:nil forKey:` does (so that
+    /// Foundation's `decodeObject(forKey:)` finds the key). ``ArchiveForm/omitWhenNil`` leaves the key out.
     public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String)
         throws
     {
-        try container.encodeIfPresent(value, forKey: AutoCodingKey(key))
+        guard let value else {
+            if !nilIsAbsent(T.self) { try container.encodeNil(forKey: AutoCodingKey(key)) }
+            return
+        }
+        try container.encode(value, forKey: AutoCodingKey(key))
+    }
+
+    /// Whether `nil` of a `T?` stands for an absent key: when `T` holds `$null` itself (a `T??` holds it as
+    /// `.some(nil)`, an `ArchivedValue?` as `.null`), the outer `nil` is the missing key, as decoding reads it.
+    static func nilIsAbsent<T>(_: T.Type) -> Bool {
+        T.self == ArchivedValue.self || T.self is any _AutoCodingOptional.Type
     }
 
     /// Writes a property with the forms of its ``ArchiveAs(_:)`` attribute. Other encoders than this
@@ -47,13 +62,15 @@ public enum AutoCodingSupport {
         storage.fields[key] = try archive.context.encode(value, as: forms, codingPathNode: path)
     }
 
-    /// Writes an optional property with the forms of its ``ArchiveAs(_:)`` attribute: `nil` writes `$null`
-    /// with ``ArchiveForm/nullWhenNil`` and nothing otherwise.
+    /// Writes an optional property with the forms of its ``ArchiveAs(_:)`` attribute: `nil` writes `$null`,
+    /// or nothing with ``ArchiveForm/omitWhenNil``.
     public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String,
                                             as forms: [ArchiveForm], in encoder: any Encoder) throws
     {
         guard let value else {
-            if forms.contains(.nullWhenNil) { try container.encodeNil(forKey: AutoCodingKey(key)) }
+            if !forms.contains(.omitWhenNil), forms.contains(.nullWhenNil) || !nilIsAbsent(T.self) {
+                try container.encodeNil(forKey: AutoCodingKey(key))
+            }
             return
         }
         try encode(value, to: &container, key: key, as: forms, in: encoder)
@@ -111,9 +128,26 @@ public enum AutoCodingSupport {
         return a.isEquivalent(to: b)
     }
 
+    /// `==` for `@AutoCoding` structs: equivalent archived graphs (the properties, sharing of objects included).
+    public static func isEqualValue<T: AutoCodingValue>(_ lhs: T, _ rhs: T) -> Bool {
+        guard let left = try? KeyedArchiveEncoder().encodeArchive(lhs), let right = try? KeyedArchiveEncoder().encodeArchive(rhs),
+            let a = try? ArchiveGraph(archive: left), let b = try? ArchiveGraph(archive: right)
+        else { return false }
+        return a.isEquivalent(to: b)
+    }
+
+    /// `hash(into:)` for `@AutoCoding` structs: the scalar properties, which `==` compares too.
+    public static func hashValue<T: AutoCodingValue>(_ value: T, into hasher: inout Hasher) {
+        hashScalars(of: value, into: &hasher)
+    }
+
     /// `hash(into:)` for `@AutoCoding` classes: the class and its scalar properties, which `==` compares too.
     public static func hash<T: AutoCodingObject>(_ value: T, into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(Swift.type(of: value)))
+        hashScalars(of: value, into: &hasher)
+    }
+
+    private static func hashScalars<T: Encodable>(of value: T, into hasher: inout Hasher) {
         guard let archive = try? KeyedArchiveEncoder().encodeArchive(value), let root = archive.rootUID,
             case .dictionary(let fields)? = archive[root]
         else { return }
