@@ -1,0 +1,140 @@
+// Structure-aware typedstreams (issue 17): the input is a program that builds a typedstream graph
+// (StructuredTyped.swift), which then goes through every typedstream entry point and the code of every command
+// that reads one:
+//
+//   engine       Typedstream(bytes:), typedstreamBytes(byteOrder:) read back equal (both byte orders)
+//   graph        TypedGraph(stream:), TypedObject.foundation of every object, TypedGraph.typedstreamBytes() read back,
+//                keyedArchiveGraph() → binaryPlist → ArchiveGraph(bytes:)
+//   unarchiver   TypedstreamUnarchiver(forReadingWith:).decodeObject() until the end
+//   messages     IMessageText(attributedBody:) and its JSON (TypedstreamJSON.json(body), what `json` and `messages` print)
+//   json         TypedstreamJSON.json(bytes, options:) (JSONCommand.run for a typedstream)
+//   inspect      Typedstream.eventText() (Inspect.run for a typedstream)
+//   validate     FileCheck.checkTypedstream(roundtrip: true)
+//   batch        BatchDecoder.decodeTypedstream (one record with --json)
+//
+// The commands' functions that build a graph and drop it are called only for acyclic graphs (a cyclic one would
+// leak and blur the memory oracle); for cyclic ones the same library calls are made and the graph freed.
+// Oracles: no crash; output ≤ 100 × the stream + 1 MiB per command; no control character from the stream in
+// `inspect`'s and `validate`'s text; writer output reads back; each stage under FUZZ_STAGE_SECONDS;
+// libFuzzer's -timeout=1 and memory limits.
+@testable import _AutoCodingCommands
+import AutoCodingCore
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStructuredTyped(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    withInput(data, size) { input in
+        var builder = TypedstreamBuilder(Program(input))
+        let generated = stage("generate", input: input.count) { builder.build() }
+        dump(generated.bytes)
+        // The generator's graph holds cycles too.
+        defer { stage("release", input: input.count) { release(generated.graph) } }
+        exercise(generated.bytes)
+    }
+}
+
+func exercise(_ bytes: [UInt8]) {
+    let n = bytes.count
+    guard let stream = stage("Typedstream", input: n, { try? Typedstream(bytes: bytes, options: commandOptions) }) else { return }
+
+    // inspect.
+    let text = stage("inspect", input: n) { stream.eventText() }
+    checkOutput("inspect", text.utf8.count, input: n)
+    checkNoControlCharacters("inspect", text.utf8)
+
+    // validate --roundtrip.
+    stage("validate", input: n) {
+        if let summary = try? FileCheck.checkTypedstream(bytes, options: commandOptions, roundtrip: true) {
+            checkNoControlCharacters("validate", summary.utf8)
+        }
+    }
+
+    // The writer: both byte orders read back as equal events.
+    stage("typedstreamBytes", input: n) {
+        for order in Typedstream.ByteOrder.allCases {
+            let written = stream.typedstreamBytes(byteOrder: order)
+            let again: Typedstream
+            do { again = try Typedstream(bytes: written, options: commandOptions) } catch {
+                violated("roundtrip", "the writer's output (\(order)) does not read back: \(error)")
+            }
+            if order == stream.byteOrder, let difference = again.firstDifference(from: stream) {
+                violated("roundtrip", "write/read changed the events: \(difference)")
+            }
+        }
+    }
+
+    // The graph.
+    guard let graph = stage("TypedGraph", input: n, { try? TypedGraph(stream: stream) }) else { return }
+    defer { release(graph) }
+    let cyclic = hasCycle(graph)
+    stage("foundation", input: n) {
+        for object in graph.objects {
+            if case .attributedString(let body)? = object.foundation { _ = body.runs.count }
+        }
+    }
+    stage("TypedGraph.typedstreamBytes", input: n) {
+        let written = graph.typedstreamBytes()
+        do { release(try TypedGraph(bytes: written, options: commandOptions)) } catch {
+            violated("roundtrip", "a read graph written back does not read: \(error)")
+        }
+    }
+    stage("keyedArchiveGraph", input: n) {
+        let keyed = graph.keyedArchiveGraph()
+        defer { release(keyed) }
+        let json = keyed.json(prettyPrinted: false)
+        checkOutput("keyedArchiveGraph.json", json.utf8.count, input: n)
+        let archive = keyed.binaryPlist()
+        do { release(try ArchiveGraph(bytes: archive, options: commandOptions)) } catch {
+            violated("roundtrip", "the keyed graph of a typedstream does not read back as an archive: \(error)")
+        }
+    }
+
+    // json and messages.
+    stage("json", input: n) {
+        if !cyclic {
+            if let json = try? TypedstreamJSON.json(bytes, options: commandOptions) {
+                checkOutput("json", json.utf8.count + 1, input: n)
+            }
+        } else {
+            checkOutput("json", TypedstreamJSON.json(graph, depthLimit: commandOptions.depthLimit).utf8.count + 1, input: n)
+        }
+    }
+    stage("IMessageText", input: n) {
+        guard let body = try? IMessageText(attributedBody: bytes, options: commandOptions) else { return }
+        defer { release(body) }
+        checkOutput("messages", TypedstreamJSON.json(body).utf8.count + 1, input: n)
+    }
+
+    // batch.
+    if !cyclic {
+        stage("batch", input: n) {
+            let outcome = BatchDecoder(options: commandOptions, withJSON: true).decodeTypedstream(bytes)
+            checkOutput("batch", (outcome.graphJSON?.utf8.count ?? 0) + 200, input: n)
+        }
+    }
+
+    // The unarchiver.
+    stage("TypedstreamUnarchiver", input: n) {
+        guard let unarchiver = try? TypedstreamUnarchiver(forReadingWith: bytes, options: commandOptions) else { return }
+        defer { release(unarchiver.graph) }
+        var steps = 0
+        while !unarchiver.isAtEnd, steps < 64 {
+            steps += 1
+            if (try? unarchiver.decodeObject()) == nil, (try? unarchiver.decodeValue(ofObjCType: "i")) == nil { break }
+        }
+    }
+}
+
+/// Frees an iMessage body's graphs (the typedstream and the keyed archives in its attributes).
+func release(_ body: IMessageText) {
+    var stack: [IMessageText.Value] = body.runs.flatMap { $0.attributes.map(\.value) }
+    while let value = stack.popLast() {
+        switch value {
+        case .keyedArchive(let graph): release(graph)
+        case .array(let values): stack.append(contentsOf: values)
+        case .dictionary(let pairs): stack.append(contentsOf: pairs.map(\.value))
+        default: break
+        }
+    }
+    release(body.graph)
+}

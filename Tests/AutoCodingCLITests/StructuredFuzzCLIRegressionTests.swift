@@ -1,0 +1,59 @@
+// The commands are the `_AutoCodingCommands` library; until the package declares it, these tests build empty.
+#if canImport(_AutoCodingCommands)
+import AutoCoding
+import AutoCodingCodegen
+import Foundation
+import Testing
+
+@testable import _AutoCodingCommands
+
+/// Findings of the structure-aware fuzz target `keyed` (FuzzTesting/structured-keyed.swift) in the commands' code,
+/// rebuilt by code in their smallest form, with the oracle each violated. The object-layer cases are in
+/// AutoCodingTests/StructuredFuzzRegressionTests.swift.
+@Suite("Structured fuzz regressions (commands)")
+struct StructuredFuzzCLIRegressionTests {
+    /// What `inspect` prints for `archive`, through the sink the command uses.
+    static func inspect(_ archive: KeyedArchive) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("structured-fuzz-inspect-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            let sink = try OutputSink.file(path)
+            try ArchiveTree(archive: archive, maxDepth: nil).write(to: sink)
+            try sink.flush()
+        }
+        return Array(try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    /// keyed target (oracle: escape): `inspect` printed the archiver name, class names and keys as they were, so an
+    /// archive could send ESC sequences (clear the screen, set the window title) and NUL to the terminal. The
+    /// smallest artifact had `$archiver` "NSK\u{1E}y\u{0E}dArchiver"; others had ESC, DEL and NUL in names and keys.
+    @Test func inspectEscapesControlCharactersFromTheArchive() throws {
+        let archive = KeyedArchive(
+            archiver: "NSK\u{1B}[2JArchiver",
+            top: ["root": .uid(ArchiveUID(1))],
+            objects: [
+                .string("$null"),
+                .dictionary(["$class": .uid(ArchiveUID(2)), "key\u{0}\u{7F}": .string("value\u{1B}]0;title\u{07}")]),
+                .dictionary(["$classname": .string("Evil\u{1B}[31m"), "$classes": .array([.string("Evil\u{1B}[31m"), .string("NSObject")])]),
+            ]
+        )
+        let printed = try Self.inspect(archive)
+        withKnownIssue("archive text reaches the terminal unescaped; not fixed yet") {
+            #expect(!printed.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
+        }
+    }
+
+    /// keyed target (oracle: crash, stack overflow in `ModelInference.infer(_:nested:enqueue:)`): codegen of an
+    /// archive whose root NSSet holds itself (the smallest artifact: 227 bytes, `NS.objects` six references to the
+    /// set) recursed without end. Codegen must terminate (a memo or a depth limit) and still write a model.
+    @Test(.disabled("fixed by h1-crash (codegen without unbounded recursion); enable after the merge"))
+    func codegenOfASetContainingItselfTerminates() throws {
+        let set = ArchivedObject(className: "NSSet", chain: ["NSSet", "NSObject"])
+        set.fields["NS.objects"] = .array(Array(repeating: .object(set), count: 6))
+        defer { set.fields = [:] }
+        let graph = ArchiveGraph(roots: ["NS.bytes": .object(set)])
+        let output = ModelCodegen.generate([(name: "set.archive", graph: graph)])
+        #expect(!output.source.isEmpty)
+    }
+}
+#endif
