@@ -26,7 +26,9 @@ func trace(_ text: String) {
 }
 
 /// Oracles turned off by FUZZ_SKIP (names separated by commas, such as `escape,codegen-escape`): to explore past
-/// a known finding until its fix is merged. Crashes cannot be skipped; run in fork mode to go on after them.
+/// a known finding until its fix is merged. Crashes cannot be skipped, but `codegen` skips the codegen stage and
+/// `runs` keeps attributed-string run lengths small; FUZZ_MAX_NESTING lowers the nesting depth. Fork mode
+/// (`smoke`) goes on after a crash.
 let skippedOracles: Set<String> = {
     guard let text = getenv("FUZZ_SKIP") else { return [] }
     return Set(String(cString: text).split(separator: ",").map(String.init))
@@ -39,6 +41,7 @@ func outputBudget(_ inputBytes: Int) -> Int { 100 * inputBytes + (1 << 20) }
 
 /// Checks one command's output size against the budget.
 func checkOutput(_ command: String, _ produced: Int, input: Int) {
+    reportOutput(produced, input: input)
     guard produced > outputBudget(input), enabled("output") else { return }
     violated("output", "\(command) wrote \(produced) bytes for a \(input)-byte input (budget \(outputBudget(input)))")
 }
@@ -74,6 +77,7 @@ func stage<T>(_ name: String, input: Int, _ body: () throws -> T) rethrows -> T 
     let start = now()
     let result = try body()
     let elapsed = now() - start
+    reportTime(elapsed)
     if traceStages { trace("stage \(name): \(Int(elapsed * 1000)) ms, input \(input) bytes, peak RSS \(peakRSSMiB()) MiB") }
     if elapsed > stageSeconds, enabled("time") { violated("time", "\(name) took \(elapsed) s of CPU for a \(input)-byte input") }
     return result
@@ -97,6 +101,123 @@ let stageSeconds: Double = {
 /// The options every target decodes with: the defaults (what the commands use), so a finding is what a user
 /// would meet.
 let commandOptions = ArchiveReadingOptions()
+
+
+// MARK: Progress features
+
+// The oracles judge sizes and times, which coverage does not see: an input that makes a command print 50× its size
+// covers the same code as one that prints 2×. These functions turn the ratios into coverage (one switch case per
+// power of two), so libFuzzer keeps the inputs that come closer to a budget and mutates them further.
+
+nonisolated(unsafe) var featureCounters = [UInt64](repeating: 0, count: 41)
+
+/// The bucket of a value: the number of bits it needs (0 for 0 or less).
+func bucket(_ value: Int) -> Int { value <= 0 ? 0 : Int.bitWidth - value.leadingZeroBitCount }
+
+/// Reports an output of `produced` bytes for an input of `input` bytes (the ratio in sixteenths).
+func reportOutput(_ produced: Int, input: Int) { outputFeature(bucket(produced * 16 / max(input, 1))) }
+
+/// Reports a stage's CPU time (in microseconds).
+func reportTime(_ seconds: Double) {
+    // Only from 16 ms up: below, the buckets would follow timing noise and bloat the corpus.
+    if seconds >= 0.016 { cpuFeature(bucket(Int(seconds * 1e6))) }
+}
+
+/// One coverage edge per power of two of the output ratio.
+@inline(never)
+func outputFeature(_ bucket: Int) {
+    switch bucket {
+    case 0: featureCounters[0] &+= 1
+    case 1: featureCounters[1] &+= 1
+    case 2: featureCounters[2] &+= 1
+    case 3: featureCounters[3] &+= 1
+    case 4: featureCounters[4] &+= 1
+    case 5: featureCounters[5] &+= 1
+    case 6: featureCounters[6] &+= 1
+    case 7: featureCounters[7] &+= 1
+    case 8: featureCounters[8] &+= 1
+    case 9: featureCounters[9] &+= 1
+    case 10: featureCounters[10] &+= 1
+    case 11: featureCounters[11] &+= 1
+    case 12: featureCounters[12] &+= 1
+    case 13: featureCounters[13] &+= 1
+    case 14: featureCounters[14] &+= 1
+    case 15: featureCounters[15] &+= 1
+    case 16: featureCounters[16] &+= 1
+    case 17: featureCounters[17] &+= 1
+    case 18: featureCounters[18] &+= 1
+    case 19: featureCounters[19] &+= 1
+    case 20: featureCounters[20] &+= 1
+    case 21: featureCounters[21] &+= 1
+    case 22: featureCounters[22] &+= 1
+    case 23: featureCounters[23] &+= 1
+    case 24: featureCounters[24] &+= 1
+    case 25: featureCounters[25] &+= 1
+    case 26: featureCounters[26] &+= 1
+    case 27: featureCounters[27] &+= 1
+    case 28: featureCounters[28] &+= 1
+    case 29: featureCounters[29] &+= 1
+    case 30: featureCounters[30] &+= 1
+    case 31: featureCounters[31] &+= 1
+    case 32: featureCounters[32] &+= 1
+    case 33: featureCounters[33] &+= 1
+    case 34: featureCounters[34] &+= 1
+    case 35: featureCounters[35] &+= 1
+    case 36: featureCounters[36] &+= 1
+    case 37: featureCounters[37] &+= 1
+    case 38: featureCounters[38] &+= 1
+    case 39: featureCounters[39] &+= 1
+    default: featureCounters[40] &+= 1
+    }
+}
+
+/// One coverage edge per power of two of a stage's CPU microseconds.
+@inline(never)
+func cpuFeature(_ bucket: Int) {
+    switch bucket {
+    case 0: featureCounters[0] &+= 1
+    case 1: featureCounters[1] &+= 1
+    case 2: featureCounters[2] &+= 1
+    case 3: featureCounters[3] &+= 1
+    case 4: featureCounters[4] &+= 1
+    case 5: featureCounters[5] &+= 1
+    case 6: featureCounters[6] &+= 1
+    case 7: featureCounters[7] &+= 1
+    case 8: featureCounters[8] &+= 1
+    case 9: featureCounters[9] &+= 1
+    case 10: featureCounters[10] &+= 1
+    case 11: featureCounters[11] &+= 1
+    case 12: featureCounters[12] &+= 1
+    case 13: featureCounters[13] &+= 1
+    case 14: featureCounters[14] &+= 1
+    case 15: featureCounters[15] &+= 1
+    case 16: featureCounters[16] &+= 1
+    case 17: featureCounters[17] &+= 1
+    case 18: featureCounters[18] &+= 1
+    case 19: featureCounters[19] &+= 1
+    case 20: featureCounters[20] &+= 1
+    case 21: featureCounters[21] &+= 1
+    case 22: featureCounters[22] &+= 1
+    case 23: featureCounters[23] &+= 1
+    case 24: featureCounters[24] &+= 1
+    case 25: featureCounters[25] &+= 1
+    case 26: featureCounters[26] &+= 1
+    case 27: featureCounters[27] &+= 1
+    case 28: featureCounters[28] &+= 1
+    case 29: featureCounters[29] &+= 1
+    case 30: featureCounters[30] &+= 1
+    case 31: featureCounters[31] &+= 1
+    case 32: featureCounters[32] &+= 1
+    case 33: featureCounters[33] &+= 1
+    case 34: featureCounters[34] &+= 1
+    case 35: featureCounters[35] &+= 1
+    case 36: featureCounters[36] &+= 1
+    case 37: featureCounters[37] &+= 1
+    case 38: featureCounters[38] &+= 1
+    case 39: featureCounters[39] &+= 1
+    default: featureCounters[40] &+= 1
+    }
+}
 
 // MARK: The program
 

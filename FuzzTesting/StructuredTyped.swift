@@ -35,6 +35,14 @@ struct TypedstreamBuilder {
         )
         var bytes = graph.typedstreamBytes()
         if program.chance(16), bytes.count > 16 {
+            // A tagged 8-byte integer (0x87) spliced in where a shared string, a reference or a count is read: the
+            // writer numbers shared strings itself, so only a splice makes a reference number near Int64.max.
+            let at = program.chance(128) ? 16 : 16 + program.int(below: bytes.count - 16)
+            let value = UInt64(bitPattern: program.pick(Program.edges))
+            let integer = [0x87] + (0..<8).map { UInt8(truncatingIfNeeded: graph.byteOrder == .big ? value >> (56 - 8 * UInt64($0)) : value >> (8 * UInt64($0))) }
+            bytes.insert(contentsOf: integer, at: at)
+        }
+        if program.chance(16), bytes.count > 16 {
             for _ in 0..<1 + program.int(below: 3) {
                 let at = 16 + program.int(below: bytes.count - 16)
                 bytes[at] = program.chance(128) ? program.byte() : bytes[at] ^ (1 << UInt8(program.int(below: 8)))
@@ -135,7 +143,8 @@ struct TypedstreamBuilder {
     /// Sometimes replaces the count group of an array or dictionary by an edge value (2^62, Int64.max …).
     private mutating func corruptCount(_ object: TypedObject) {
         guard program.chance(24), !object.groups.isEmpty else { return }
-        object.groups[0] = TypedGroup(encoding: program.pick(["i", "q", "I"]), values: [.signed(program.int64(), type: UInt8(ascii: "q"))])
+        let count = program.chance(128) ? program.pick(Program.edges) : program.int64()
+        object.groups[0] = TypedGroup(encoding: program.pick(["i", "q", "I"]), values: [.signed(count, type: UInt8(ascii: "q"))])
     }
 
     /// An attributed string with runs (lengths sometimes past the text or near the integer limits) whose
@@ -146,7 +155,8 @@ struct TypedstreamBuilder {
         var dictionaries: [TypedObject] = []
         for _ in 0..<1 + program.int(below: 5) {
             let length: Int
-            switch program.int(below: 8) {
+            // FUZZ_SKIP=runs keeps run lengths small, to explore past the run-length overflow until its fix is merged.
+            switch enabled("runs") ? program.int(below: 8) : 2 + program.int(below: 6) {
             case 0: length = Int(truncatingIfNeeded: program.int64())
             case 1: length = Int.max - program.int(below: 4)
             default: length = text.utf16.count / 2 + program.int(below: 3)

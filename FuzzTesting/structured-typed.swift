@@ -3,8 +3,8 @@
 // that reads one:
 //
 //   engine       Typedstream(bytes:), typedstreamBytes(byteOrder:) read back equal (both byte orders)
-//   graph        TypedGraph(stream:), TypedObject.foundation of every object, TypedGraph.typedstreamBytes() read back,
-//                keyedArchiveGraph() → binaryPlist → ArchiveGraph(bytes:)
+//   graph        TypedGraph(stream:), TypedObject.foundation of every object, TypedGraph.typedstreamBytes() read back
+//   convert      keyedArchiveGraph() → binaryPlist (Convert.run --to keyed) → ArchiveGraph(bytes:), and its JSON
 //   unarchiver   TypedstreamUnarchiver(forReadingWith:).decodeObject() until the end
 //   messages     IMessageText(attributedBody:) and its JSON (TypedstreamJSON.json(body), what `json` and `messages` print)
 //   json         TypedstreamJSON.json(bytes, options:) (JSONCommand.run for a typedstream)
@@ -85,7 +85,7 @@ func exercise(_ bytes: [UInt8]) {
         checkOutput("keyedArchiveGraph.json", json.utf8.count, input: n)
         let archive = keyed.binaryPlist()
         do { release(try ArchiveGraph(bytes: archive, options: commandOptions)) } catch {
-            violated("roundtrip", "the keyed graph of a typedstream does not read back as an archive: \(error)")
+            if enabled("convert") { violated("convert", "the keyed graph of a typedstream (convert --to keyed) does not read back as an archive: \(error)") }
         }
     }
 

@@ -54,10 +54,10 @@ struct StructuredFuzzRegressionTests {
         _ = try? IMessageText(attributedBody: bytes)
     }
 
-    /// typed target (oracle: roundtrip): a stream whose second top-level group holds an array (`[2i]`) or a
-    /// struct became a keyed graph with the in-place container under `$top["$1"]`, which every keyed reader refuses
-    /// ("$top["$1"] is a container"): `keyedArchiveGraph()` must give a graph whose archive reads back (the value
-    /// wrapped in an object, say), or refuse.
+    /// typed target (oracle: convert): a stream whose second top-level group holds an array (`[2i]`) or a struct
+    /// became a keyed graph with the in-place container under `$top["$1"]`, which every keyed reader refuses
+    /// ("$top["$1"] is a container"), so `convert --to keyed` wrote an archive nothing reads. `keyedArchiveGraph()`
+    /// must give a graph whose archive reads back (the value wrapped in an object, say), or refuse.
     @Test func theKeyedGraphOfAStreamWithATopLevelArrayReadsBack() throws {
         let graph = TypedGraph(groups: [
             TypedGroup(encoding: "@", values: [.object(.number(Int64(7)))]),
@@ -94,6 +94,40 @@ struct StructuredFuzzRegressionTests {
         let text = stream.eventText()
         withKnownIssue("archive text reaches the terminal unescaped; not fixed yet") {
             #expect(!text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
+        }
+    }
+
+    /// typed target (oracle: time; `IMessageText` did not return): an attributed string whose attribute value is
+    /// a DAG of NSArrays, each holding the next twice (the artifact: 33 objects in 16 KB), was expanded at every
+    /// reference down to the depth limit (512): 2^40 values for 40 levels. The text layer must refer to a
+    /// repeated object or spend from a budget.
+    @Test(.disabled("fixed by h2-amplify (IMessageText expands shared objects once or within a budget); enable after the merge"))
+    func anIMessageAttributeHoldingADoublingDAGDecodesQuickly() throws {
+        var inner = TypedValue.object(.string("leaf"))
+        for _ in 0..<40 { inner = .object(.array([inner, inner])) }
+        let attributes = TypedObject.dictionary([(key: .object(.string(IMessageText.Key.messagePart)), value: inner)])
+        let body = TypedObject.attributedString("hello", runs: [(length: 5, attributes: attributes)])
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(body)])]).typedstreamBytes()
+        let start = ContinuousClock.now
+        _ = try? IMessageText(attributedBody: bytes)
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    // MARK: Lazy and eager
+
+    /// An archive whose root is a plain array `$objects` entry (not an NSArray instance).
+    static let plainArrayRoot = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: [.string("$null"), .array([.integer(1), .integer(2)])])
+
+    /// diff target (oracle: lazy-eager): on a root that is a plain array entry, `[*]` and `[i]` gave the elements
+    /// lazily (`get`) and failed eagerly (`get --eager`: "the step does not apply to a array"); the artifact's path
+    /// was `$top.root[*][*].next.left["root"]` over an empty array, `[]` lazily. Both readers must give the same result.
+    @Test(arguments: ["$top.root[*]", "$top.root[0]"])
+    func lazyAndEagerPathsAgreeOnAPlainArrayEntry(path: String) throws {
+        let bytes = Self.plainArrayRoot.binaryPlist()
+        let lazy = try? LazyKeyedArchive(bytes: bytes).values(at: path).map { $0.json(prettyPrinted: false) }
+        let eager = try? ArchiveGraph(bytes: bytes).values(at: ArchivePath(parsing: path)).map { $0.json(prettyPrinted: false) }
+        withKnownIssue("lazy and eager paths disagree on plain array entries; not fixed yet") {
+            #expect(lazy == eager)
         }
     }
 
