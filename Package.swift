@@ -18,7 +18,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.1"..<"604.0.0"),
+        // Test-only and documentation-only dependencies: SwiftPM resolves, for a package that depends on this one,
+        // only the packages that the targets of this package's products use (not test targets, and no plugin that
+        // no target uses), so library users never fetch these two. `scripts/docs.sh` runs the DocC plugin.
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -86,10 +90,20 @@ let package = Package(
             name: "autocoding",
             dependencies: ["_AutoCodingCommands"]
         ),
+        // Helpers shared by the test targets: fixture and corpus locations, value comparison, the CLI runner.
+        .target(
+            name: "_AutoCodingTestSupport",
+            dependencies: ["AutoCodingFast"],
+            path: "Tests/_AutoCodingTestSupport"
+        ),
         .testTarget(
             name: "AutoCodingFastTests",
-            dependencies: ["AutoCodingFast", .product(name: "OrderedCollections", package: "swift-collections")],
-            resources: [.copy("Fixtures")]
+            dependencies: [
+                "AutoCodingFast",
+                "_AutoCodingTestSupport",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
+            exclude: ["Fixtures"]  // read from the checkout through `Fixtures` in _AutoCodingTestSupport
         ),
         .testTarget(
             name: "AutoCodingTests",
@@ -97,6 +111,7 @@ let package = Package(
                 "AutoCoding",
                 "AutoCodingCore",
                 "AutoCodingFast",
+                "_AutoCodingTestSupport",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
@@ -115,6 +130,7 @@ let package = Package(
                 "AutoCodingCodegen",
                 "AutoCoding",
                 "AutoCodingFast",
+                "_AutoCodingTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs one libFuzzer target: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
 #
-# Targets (FuzzTesting/<target>.swift): bplist, xml, graph, models, roundtrip.
+# Targets (FuzzTesting/<target>.swift): bplist, xml, graph, modeldecode, roundtrip. FuzzTesting/Models.swift holds the
+# model types that modeldecode and roundtrip share (the target was named `models` before 0.1.0; that file name
+# differed from Models.swift only in case).
 # `scripts/fuzz.sh build` builds them all; `scripts/fuzz.sh TARGET 0 FILE...` replays inputs.
 # The engine is compiled with swiftc directly (`-sanitize=fuzzer,address`), without SwiftPM or swift-syntax;
-# only the `models` and `roundtrip` targets need the @AutoCoding macro plugin, taken from a `swift build` (built if missing).
+# only the `modeldecode` and `roundtrip` targets need the @AutoCoding macro plugin, taken from a `swift build` (built if missing).
 # Corpora live in .build-fuzz/corpus/<target> (seeded from the fixtures and ../shared/corpus, never committed);
 # crashes are written to .build-fuzz/crashes/<target>. Minimize a crasher with `-minimize_crash=1` and commit it as
 # a named case in Tests/*/FuzzRegressionTests.swift.
@@ -12,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
-targets=(bplist xml graph models roundtrip)
+targets=(bplist xml graph modeldecode roundtrip)
 opt=(-O -g -swift-version 6 -package-name autocoding -parse-as-library -sanitize=fuzzer,address)
 
 # shellcheck source=scripts/swiftc-modules.sh
@@ -27,7 +29,7 @@ build_target() {
         return
     fi
     local extra=()
-    if [[ $target == models || $target == roundtrip ]]; then
+    if [[ $target == modeldecode || $target == roundtrip ]]; then
         extra=(-load-plugin-executable "$(macro_plugin)#AutoCodingMacros" FuzzTesting/Models.swift)
     fi
     echo "fuzz: building $binary" >&2

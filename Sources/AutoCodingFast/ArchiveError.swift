@@ -121,4 +121,16 @@ extension ArchiveError {
     {
         ArchiveError(.missingKey, "\(place) has no \(key) key", file: file, line: line)
     }
+
+    /// Containers nested deeper than `limit`: the readers refuse such a plist, and so do the writers, so that
+    /// everything written reads back (one rule: ``ArchiveReadingOptions/containerDepthLimit``).
+    @inline(never)
+    static func depthLimitExceeded(
+        _ limit: Int, writing: Bool, at place: String = "", file: String = #fileID, line: UInt = #line
+    ) -> ArchiveError {
+        let what = writing ? "refusing to write containers that nest" : "containers nest"
+        let suffix = writing ? ", which readers refuse (ArchiveReadingOptions.depthLimit)" : ""
+        return ArchiveError(
+            .depthLimitExceeded, "\(what) deeper than the depth limit \(limit)\(place)\(suffix)", file: file, line: line)
+    }
 }

@@ -23,6 +23,10 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     public var maxObjectCount: Int = 32 << 20
 
     /// How deeply containers may nest. Default: 512. (Keyed archives nest 3 to 5 levels deep.)
+    ///
+    /// The writers' checked forms (``ArchiveValue/binaryPropertyList(readableWith:)``,
+    /// ``KeyedArchive/binaryPlist(readableWith:)``, ``ArchiveValue/xmlPropertyList()``) refuse what this limit
+    /// refuses, so that everything they write reads back.
     public var depthLimit: Int = 512
 
     /// The most nodes a property list may have once shared references are expanded into copies, as a
@@ -33,6 +37,9 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// the next expands to 2³⁰ nodes for whoever walks the result, so the limit applies whenever a value tree
     /// is built. ``KeyedArchiveView`` field access and the typed decoder read the table directly and never
     /// expand anything.
+    ///
+    /// A typedstream's events are bounded by this and by 4 events per input byte (plus 4,096), since values
+    /// such as `!` and empty structs take no bytes: a 29-byte `[67108800!]` is refused before any event.
     public var maxExpandedNodeCount: Int = 64 << 20
 
     /// The largest XML plist read, in bytes (checked before libplist sees it). libplist builds about 130 bytes
@@ -44,4 +51,8 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
 
     /// Creates options with the documented defaults.
     public init() {}
+
+    /// The depth limit every binary-plist reader and writer applies to nested containers: ``depthLimit``,
+    /// at least 1, and below the 16-bit marks of the whole-file validator. The root container is at depth 1.
+    var containerDepthLimit: Int { min(max(depthLimit, 1), Int(UInt16.max) - 2) }
 }

@@ -36,12 +36,31 @@ extension ArchiveValue {
 
     /// This value as a binary property list, written in one sizing pass and one fill of a preallocated buffer,
     /// with strings, numbers, dates, data and UIDs uniqued as CoreFoundation does.
+    ///
+    /// Writes any depth without using the call stack; a value nested deeper than a reader's
+    /// ``ArchiveReadingOptions/depthLimit`` does not read back. For values built from untrusted input, use
+    /// ``binaryPropertyList(readableWith:)``, which refuses them.
     public func binaryPropertyList() -> [UInt8] {
         BPlistWriter.write(self)
     }
 
-    /// This value as an XML property list (through libplist), with UIDs as `CF$UID` dictionaries.
+    /// This value as a binary property list, refusing what a reader with `options` would refuse: containers
+    /// nested deeper than ``ArchiveReadingOptions/depthLimit`` throw
+    /// ``ArchiveError/Code-swift.struct/depthLimitExceeded`` naming the limit.
+    public func binaryPropertyList(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
+        try BPlistWriter.write(self, depthLimit: options.containerDepthLimit)
+    }
+
+    /// This value as an XML property list (through libplist), with UIDs as `CF$UID` dictionaries. Refuses,
+    /// as the default reader does, containers nested deeper than ``ArchiveReadingOptions/depthLimit``.
     public func xmlPropertyList() throws(ArchiveError) -> [UInt8] {
-        try LibplistBridge.xmlData(self)
+        try xmlPropertyList(readableWith: ArchiveReadingOptions())
+    }
+
+    /// This value as an XML property list, refusing containers nested deeper than `options` allow (and
+    /// than libplist's writer takes) with ``ArchiveError/Code-swift.struct/depthLimitExceeded``.
+    public func xmlPropertyList(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
+        try checkNesting(within: options.containerDepthLimit)
+        return try LibplistBridge.xmlData(self)
     }
 }

@@ -85,19 +85,19 @@ extension KeyedArchive {
         }
     }
 
-    /// Every UID nested in `value` must be below `count`. Depth is bounded by the reader's depth limit.
+    /// Every UID nested in `value` must be below `count`. The walk keeps its own stack: a table built by a
+    /// caller (or from JSON) may nest deeper than any reader would accept.
     private static func checkUIDs(in value: ArchiveValue, object: Int, count: Int) throws(ArchiveError) {
-        switch value {
-        case .uid(let uid):
-            guard uid.index < count else {
+        func check(_ node: ArchiveValue) throws(ArchiveError) {
+            if case .uid(let uid) = node, uid.index >= count {
                 throw ArchiveError(.invalidUID, "object \(object) holds UID \(uid.rawValue) ≥ object count \(count)")
             }
-        case .array(let elements):
-            for element in elements { try checkUIDs(in: element, object: object, count: count) }
-        case .dictionary(let entries):
-            for element in entries.values { try checkUIDs(in: element, object: object, count: count) }
-        default:
-            break
+        }
+        // An instance's fields are nearly always scalars and UIDs: check them in place, and walk (with a
+        // stack) only the containers among them.
+        guard case .dictionary(let fields) = value else { return try value.forEachNode(check) }
+        for field in fields.values {
+            if field.isContainer { try field.forEachNode(check) } else { try check(field) }
         }
     }
 

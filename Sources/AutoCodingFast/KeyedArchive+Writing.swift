@@ -16,7 +16,14 @@ extension KeyedArchive {
         propertyList.binaryPropertyList()
     }
 
-    /// The archive as an XML property list, UIDs written as `CF$UID` dictionaries.
+    /// The archive as a binary property list, refusing what a reader with `options` would refuse (see
+    /// ``ArchiveValue/binaryPropertyList(readableWith:)``).
+    public func binaryPlist(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
+        try propertyList.binaryPropertyList(readableWith: options)
+    }
+
+    /// The archive as an XML property list, UIDs written as `CF$UID` dictionaries; containers nested deeper
+    /// than the default reader's ``ArchiveReadingOptions/depthLimit`` are refused.
     public func xmlPlist() throws(ArchiveError) -> [UInt8] {
         try propertyList.xmlPropertyList()
     }

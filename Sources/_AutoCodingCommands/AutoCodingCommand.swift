@@ -1,12 +1,15 @@
 import ArgumentParser
+import AutoCodingCore
 import Foundation
 
 /// The `autocoding` command: reads, validates and converts NSKeyedArchiver archives, typedstreams and property lists.
 public struct AutoCodingCommand: ParsableCommand {
-    /// The root command's name, abstract and subcommands, in the order `--help` lists them.
+    /// The root command's name, abstract, version (`--version` prints ``AutoCodingVersion/current``) and
+    /// subcommands, in the order `--help` lists them.
     public static let configuration = CommandConfiguration(
         commandName: "autocoding",
         abstract: "Read, validate and convert NSKeyedArchiver archives and property lists.",
+        version: AutoCodingVersion.current,
         subcommands: AutoCodingCommands.all
     )
 

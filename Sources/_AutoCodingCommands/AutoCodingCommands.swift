@@ -10,7 +10,7 @@ public enum AutoCodingCommands {
     /// `inspect`, `json`, `get`, `codegen`, `encode`, `convert`, `validate`, `batch`, `sample` and `events`, in the order `--help` lists them.
     public static var all: [any ParsableCommand.Type] {
         [Inspect.self, JSONCommand.self, Get.self, Codegen.self, Encode.self, Convert.self, Validate.self, Batch.self, Sample.self,
-         Events.self]
+         Events.self, BatchWorker.self]
     }
 }
 

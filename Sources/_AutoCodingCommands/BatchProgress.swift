@@ -69,8 +69,8 @@ enum BatchSummary {
             let parts = statistics.failuresByCode.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             text += "\nfailures by code: " + parts.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         }
-        if let error = statistics.sourceError {
-            text += "\ninput stopped early: \(ErrorReport(error).reason)"
+        if statistics.skippedNulls > 0 {
+            text += "\nNULL cells skipped: \(statistics.skippedNulls)"
         }
         return text
     }

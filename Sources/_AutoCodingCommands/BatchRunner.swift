@@ -7,6 +7,23 @@ protocol BatchSource: AnyObject {
     func next() throws -> BatchInput?
     /// How many inputs there are, when known up front (for the progress bar's ETA).
     var total: Int? { get }
+    /// How many rows were skipped because their blob column is NULL (SQLite only).
+    var skippedNulls: Int { get }
+}
+
+extension BatchSource {
+    var skippedNulls: Int { 0 }
+}
+
+/// Turns inputs into records on one runner thread: the decoder itself, or a worker process (`--isolate`).
+protocol BatchRecorder {
+    func record(for input: BatchInput) -> BatchRecord
+    /// Called once when the thread has no more inputs.
+    func finish()
+}
+
+extension BatchDecoder: BatchRecorder {
+    func finish() {}
 }
 
 /// Paths given on the command line, directories expanded.
@@ -42,23 +59,40 @@ final class LineSource: BatchSource {
 }
 
 /// The rows of a query: each row's blob column is one input; the other columns ride along in the record.
+/// A row whose blob column is NULL has nothing to decode: it is counted and skipped.
 final class SQLiteRowSource: BatchSource {
     private let statement: SQLiteStatement
     private let database: String
     private let blobColumn: Int
     private let names: [String]
     let total: Int?
+    private(set) var skippedNulls = 0
+    /// Whether the statement stands on a row (``isStepped``: one not yet returned).
+    private var hasRow: Bool
+    private var isStepped = true
 
-    init(statement: SQLiteStatement, database: String, blobColumn: Int, total: Int?) {
+    /// Steps to the first row here, so that a query that cannot start (a locked database, a query past its
+    /// time limit) fails before any record is written.
+    init(statement: SQLiteStatement, database: String, blobColumn: Int, total: Int?) throws {
         self.statement = statement
         self.database = database
         self.blobColumn = blobColumn
         self.total = total
         names = (0..<statement.columnCount).map(statement.columnName)
+        hasRow = try statement.step()
     }
 
     func next() throws -> BatchInput? {
-        guard try statement.step() else { return nil }
+        if !isStepped { hasRow = try statement.step() }
+        isStepped = false
+        while hasRow, statement.value(blobColumn) == .null {
+            skippedNulls += 1
+            hasRow = try statement.step()
+        }
+        guard hasRow else {
+            isStepped = true
+            return nil
+        }
         var columns: [(name: String, value: SQLiteValue)] = []
         columns.reserveCapacity(names.count - 1)
         for index in names.indices where index != blobColumn {
@@ -76,6 +110,8 @@ struct BatchStatistics {
     var failuresByCode: [String: Int] = [:]
     var total: Int?
     var sourceError: (any Error)?
+    /// Rows skipped because their blob column is NULL.
+    var skippedNulls = 0
 }
 
 /// Runs the decoder on a fixed number of worker threads that pull inputs from one source.
@@ -86,7 +122,7 @@ struct BatchStatistics {
 /// decoding; the oldest one never waits, so the run always makes progress.
 final class BatchRunner: @unchecked Sendable {
     private let source: any BatchSource
-    private let decoder: BatchDecoder
+    private let makeRecorder: @Sendable () -> any BatchRecorder
     private let sink: OutputSink
     private let jobs: Int
     private let window: Int
@@ -107,9 +143,16 @@ final class BatchRunner: @unchecked Sendable {
     private var statistics = BatchStatistics()
     private var writeError: (any Error)?
 
-    init(source: any BatchSource, decoder: BatchDecoder, sink: OutputSink, jobs: Int) {
+    /// `makeRecorder` is called once on each of the `jobs` threads: the decoder itself, or (with `--isolate`)
+    /// a recorder that owns one worker process.
+    init(
+        source: any BatchSource,
+        makeRecorder: @escaping @Sendable () -> any BatchRecorder,
+        sink: OutputSink,
+        jobs: Int
+    ) {
         self.source = source
-        self.decoder = decoder
+        self.makeRecorder = makeRecorder
         self.sink = sink
         self.jobs = jobs
         self.window = max(64, jobs * 16)
@@ -133,6 +176,9 @@ final class BatchRunner: @unchecked Sendable {
             tick(snapshot)
             condition.lock()
         }
+        sourceLock.lock()
+        statistics.skippedNulls = source.skippedNulls
+        sourceLock.unlock()
         let result = statistics
         let error = writeError
         condition.unlock()
@@ -142,11 +188,13 @@ final class BatchRunner: @unchecked Sendable {
     }
 
     private func work() {
+        let recorder = makeRecorder()
         while let (index, input) = take() {
             waitForWindow(index)
-            let record = decoder.record(for: input)
+            let record = recorder.record(for: input)
             complete(index, record)
         }
+        recorder.finish()
         condition.lock()
         running -= 1
         condition.broadcast()

@@ -35,6 +35,13 @@ final class OutputSink {
         return OutputSink(fd: fd, owns: true, name: path)
     }
 
+    /// The file at `path` opened for appending (created if missing), for `batch --resume`.
+    static func appending(_ path: String) throws -> OutputSink {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
+        return OutputSink(fd: fd, owns: true, name: path)
+    }
+
     private init(fd: Int32, owns: Bool, name: String) {
         self.fd = fd
         self.ownsDescriptor = owns

@@ -3,6 +3,7 @@ import AutoCoding
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @testable import AutoCodingCodegen
 @testable import _AutoCodingCommands

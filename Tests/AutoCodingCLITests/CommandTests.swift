@@ -3,13 +3,14 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 
 /// The archives of the engine's fixtures, plus the Apple corpus when it is beside the package.
 private func archivePaths() -> [String] {
-    var paths = InputFiles.expand([CLI.fixtures.path]).filter { (try? ArchiveGraph(contentsOf: $0)) != nil }
-    if CLI.hasCorpus { paths += InputFiles.expand([CLI.corpus.appendingPathComponent("apple").path]) }
+    var paths = InputFiles.expand([Fixtures.directory.path]).filter { (try? ArchiveGraph(contentsOf: $0)) != nil }
+    if SharedCorpus.isAvailable { paths += InputFiles.expand([SharedCorpus.directory.appendingPathComponent("apple").path]) }
     return paths
 }
 
@@ -36,7 +37,7 @@ struct JSONEncodeTests {
     @Test(arguments: ["keyed-person-graph.bplist", "foundation-custom-node-graph.archive", "keyed-cfuid.xml"])
     func executableRoundTrip(_ name: String) throws {
         let directory = try TemporaryDirectory()
-        let input = CLI.fixtures.appendingPathComponent(name).path
+        let input = Fixtures.directory.appendingPathComponent(name).path
         let json = try CLI.run(["json", input])
         #expect(json.status == 0)
         try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: directory.path("graph.json")))
@@ -50,7 +51,7 @@ struct JSONEncodeTests {
 
     @Test func encodesPlainPropertyLists() throws {
         let directory = try TemporaryDirectory()
-        let input = CLI.fixtures.appendingPathComponent("plain-dict.bplist").path
+        let input = Fixtures.directory.appendingPathComponent("plain-dict.bplist").path
         let json = try CLI.run(["json", "--compact", input])
         try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: directory.path("plain.json")))
         let result = try CLI.run(["encode", directory.path("plain.json"), "-o", directory.path("plain.plist")])
@@ -100,7 +101,7 @@ struct CommandTests {
 
     @Test func inspectCountsClasses() throws {
         let result = try CLI.run([
-            "inspect", "--classes", CLI.fixtures.appendingPathComponent("keyed-person-graph.bplist").path,
+            "inspect", "--classes", Fixtures.directory.appendingPathComponent("keyed-person-graph.bplist").path,
         ])
         #expect(result.status == 0)
         #expect(result.lines.first?.hasSuffix("count  class") == true)
@@ -108,7 +109,7 @@ struct CommandTests {
     }
 
     @Test func inspectPrintsPlainPropertyLists() throws {
-        let result = try CLI.run(["inspect", CLI.fixtures.appendingPathComponent("plain-dict.bplist").path])
+        let result = try CLI.run(["inspect", Fixtures.directory.appendingPathComponent("plain-dict.bplist").path])
         #expect(result.status == 0)
         #expect(result.lines.first == "plain dictionary property list")
         let missing = try CLI.run(["inspect", "/nonexistent.plist"])
@@ -120,7 +121,7 @@ struct CommandTests {
     @Test(arguments: ["keyed-person-graph.bplist", "keyed-cfuid.xml", "plain-dict.bplist", "plain-dict.xml"])
     func convertKeepsTheValue(_ name: String) throws {
         let directory = try TemporaryDirectory()
-        let input = CLI.fixtures.appendingPathComponent(name).path
+        let input = Fixtures.directory.appendingPathComponent(name).path
         let original = try ArchiveValue(propertyList: InputFiles.read(input))
         let xml = try CLI.run(["convert", "--to", "xml", input, "-o", directory.path("a.xml")])
         #expect(xml.status == 0, "\(xml.stderr)")

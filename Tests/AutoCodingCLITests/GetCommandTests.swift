@@ -2,6 +2,7 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 

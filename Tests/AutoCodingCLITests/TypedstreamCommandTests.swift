@@ -3,6 +3,7 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 
@@ -37,7 +38,7 @@ struct TypedstreamCommandTests {
         #expect(result.lines.first == "streamer version 4, byte order little, system version 1000")
         #expect(result.stdout.contains("class NSMutableAttributedString v0 (#1)"))
         #expect(result.stdout.contains("b'Hi Bob'"))
-        let bad = try CLI.run(["events", CLI.fixtures.appendingPathComponent("keyed-person-graph.bplist").path])
+        let bad = try CLI.run(["events", Fixtures.directory.appendingPathComponent("keyed-person-graph.bplist").path])
         #expect(bad.status == 1)
     }
 
@@ -87,13 +88,13 @@ struct TypedstreamCommandTests {
         #expect(result.lines.last == "1 passed, 1 failed")
     }
 
-    @Test(.enabled(if: CLI.hasCorpus, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func validateRoundTripsTheSharedSamples() throws {
-        let result = try CLI.run(["validate", "--roundtrip", CLI.corpus.appendingPathComponent("typedstream").path])
+        let result = try CLI.run(["validate", "--roundtrip", SharedCorpus.directory.appendingPathComponent("typedstream").path])
         #expect(result.status == 0)
         #expect(result.lines.last == "35 passed, 0 failed")
         let malformed = try CLI.run([
-            "validate", CLI.corpus.appendingPathComponent("malformed/crabstep_ExtraData.typedstream").path,
+            "validate", SharedCorpus.directory.appendingPathComponent("malformed/crabstep_ExtraData.typedstream").path,
         ])
         #expect(malformed.status == 1)
         #expect(malformed.stdout.contains("truncated: string of 157 bytes"))

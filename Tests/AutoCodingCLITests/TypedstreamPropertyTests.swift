@@ -2,6 +2,7 @@
 #if canImport(_AutoCodingCommands)
 import AutoCoding
 import Testing
+import _AutoCodingTestSupport
 
 @testable import _AutoCodingCommands
 

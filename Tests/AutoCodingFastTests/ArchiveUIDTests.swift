@@ -1,4 +1,5 @@
 import Testing
+import _AutoCodingTestSupport
 
 @testable import AutoCodingFast
 
@@ -38,7 +39,7 @@ struct ArchiveUIDTests {
         let bytes = ArchiveValue.uid(ArchiveUID(raw)).binaryPropertyList()
         // A single-object plist: the object starts right after the 8-byte header.
         #expect(Array(bytes[8..<8 + expected.count]) == expected)
-        #expect(TrailerFields(bytes).offsetTableOffset == 8 + expected.count)
+        #expect(try BPlistTrailer(bytes).offsetTableOffset == 8 + expected.count)
         #expect(try ArchiveValue(propertyList: bytes) == .uid(ArchiveUID(raw)))
     }
 

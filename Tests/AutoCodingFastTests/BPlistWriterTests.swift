@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @testable import AutoCodingFast
 
@@ -40,8 +41,8 @@ struct BPlistWriterTests {
     ]
 
     /// A binary plist's object `index` bytes, from its offset to the next object's (or the offset table).
-    static func objectBytes(_ plist: [UInt8], _ index: Int) -> [UInt8] {
-        let trailer = TrailerFields(plist)
+    static func objectBytes(_ plist: [UInt8], _ index: Int) throws -> [UInt8] {
+        let trailer = try BPlistTrailer(plist)
         func offset(_ i: Int) -> Int {
             let entry = trailer.offsetTableOffset + i * trailer.offsetIntSize
             return plist[entry..<entry + trailer.offsetIntSize].reduce(0) { $0 << 8 | Int($1) }
@@ -69,7 +70,7 @@ struct BPlistWriterTests {
     @Test func unsignedIntegersThatFitInt64AreWrittenAsSignedIntegers() throws {
         let bytes = ArchiveValue.unsignedInteger(5).binaryPropertyList()
         #expect(try ArchiveValue(propertyList: bytes) == .integer(5))
-        #expect(Self.objectBytes(bytes, 0) == [0x10, 0x05])
+        #expect(try Self.objectBytes(bytes, 0) == [0x10, 0x05])
     }
 
     @Test func keyedArchivesRoundTripThroughTheWriter() throws {
@@ -82,11 +83,11 @@ struct BPlistWriterTests {
 
     // MARK: Widths
 
-    @Test func smallPlistsUseOneByteReferencesAndOffsets() {
+    @Test func smallPlistsUseOneByteReferencesAndOffsets() throws {
         let bytes = ArchiveValue.array([.integer(1), .string("two")]).binaryPropertyList()
         #expect(
-            TrailerFields(bytes)
-                == TrailerFields(
+            try BPlistTrailer(bytes)
+                == BPlistTrailer(
                     offsetIntSize: 1,
                     objectRefSize: 1,
                     objectCount: 3,
@@ -106,27 +107,27 @@ struct BPlistWriterTests {
     func referenceWidthIsTheSmallestThatHoldsTheObjectCount(elements: Int, width: Int) throws {
         let value = ArchiveValue.array((0..<elements).map { .integer(Int64($0) + 1000) })
         let bytes = value.binaryPropertyList()
-        let trailer = TrailerFields(bytes)
+        let trailer = try BPlistTrailer(bytes)
         #expect(trailer.objectCount == elements + 1)
         #expect(trailer.objectRefSize == width)
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
 
-    @Test func offsetWidthIsTheSmallestThatHoldsTheOffsetTableOffset() {
+    @Test func offsetWidthIsTheSmallestThatHoldsTheOffsetTableOffset() throws {
         // Objects end before byte 256: 1-byte offsets; past it, 2-byte; past 65536, 4-byte (CF sizes them by the
         // table offset).
         let small = ArchiveValue.data(Array(repeating: 0, count: 200)).binaryPropertyList()
-        #expect(TrailerFields(small).offsetIntSize == 1)
+        #expect(try BPlistTrailer(small).offsetIntSize == 1)
         let medium = ArchiveValue.data(Array(repeating: 0, count: 300)).binaryPropertyList()
-        #expect(TrailerFields(medium).offsetIntSize == 2)
+        #expect(try BPlistTrailer(medium).offsetIntSize == 2)
         let large = ArchiveValue.data(Array(repeating: 0, count: 70_000)).binaryPropertyList()
-        #expect(TrailerFields(large).offsetIntSize == 4)
-        #expect(TrailerFields(large).offsetTableOffset == 8 + 1 + 1 + 4 + 70_000)
+        #expect(try BPlistTrailer(large).offsetIntSize == 4)
+        #expect(try BPlistTrailer(large).offsetTableOffset == 8 + 1 + 1 + 4 + 70_000)
     }
 
-    @Test func theTopObjectIsObjectZeroAndTheTableFollowsTheObjects() {
+    @Test func theTopObjectIsObjectZeroAndTheTableFollowsTheObjects() throws {
         let bytes = ArchiveValue.dictionary(["k": .string("v")]).binaryPropertyList()
-        let trailer = TrailerFields(bytes)
+        let trailer = try BPlistTrailer(bytes)
         #expect(trailer.topObject == 0)
         #expect(trailer.offsetTableOffset + trailer.objectCount * trailer.offsetIntSize + 32 == bytes.count)
         #expect(Array(bytes.prefix(8)) == Array("bplist00".utf8))
@@ -137,7 +138,7 @@ struct BPlistWriterTests {
     @Test func aStringUsedAThousandTimesIsStoredOnce() throws {
         let value = ArchiveValue.array(Array(repeating: .string("repeated"), count: 1000))
         let bytes = value.binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 2)  // the array and one string
+        #expect(try BPlistTrailer(bytes).objectCount == 2)  // the array and one string
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
 
@@ -145,27 +146,27 @@ struct BPlistWriterTests {
         ArchiveValue.integer(123_456), .real(2.5), date(1), .data([1, 2, 3]), .uid(ArchiveUID(7)), .bool(true),
         .unsignedInteger(.max), .string("ünï"),
     ])
-    func everyScalarKindIsUniqued(scalar: ArchiveValue) {
+    func everyScalarKindIsUniqued(scalar: ArchiveValue) throws {
         let bytes = ArchiveValue.array(Array(repeating: scalar, count: 50)).binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 2)
+        #expect(try BPlistTrailer(bytes).objectCount == 2)
     }
 
-    @Test func dictionaryKeysAndEqualStringValuesShareOneObject() {
+    @Test func dictionaryKeysAndEqualStringValuesShareOneObject() throws {
         let value = ArchiveValue.array([.dictionary(["name": .string("name")]), .dictionary(["name": .integer(1)])])
         // array, 2 dictionaries, "name", 1
-        #expect(TrailerFields(value.binaryPropertyList()).objectCount == 5)
+        #expect(try BPlistTrailer(value.binaryPropertyList()).objectCount == 5)
     }
 
-    @Test func equalContainersAreNotMerged() {
+    @Test func equalContainersAreNotMerged() throws {
         let inner = ArchiveValue.array([.integer(1)])
         let bytes = ArchiveValue.array([inner, inner, inner]).binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 5)  // outer, three arrays, one integer
+        #expect(try BPlistTrailer(bytes).objectCount == 5)  // outer, three arrays, one integer
     }
 
     @Test func negativeZeroAndZeroStayDistinct() throws {
         let value = ArchiveValue.array([.real(0.0), .real(-0.0)])
         let bytes = value.binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 3)
+        #expect(try BPlistTrailer(bytes).objectCount == 3)
         let reread = try ArchiveValue(propertyList: bytes)
         guard case .array(let elements) = reread, case .real(let a) = elements.first, case .real(let b) = elements.last
         else {
@@ -180,14 +181,14 @@ struct BPlistWriterTests {
         // "é" precomposed and decomposed are == in Swift but are different strings in a plist.
         let value = ArchiveValue.array([.string("\u{E9}"), .string("e\u{301}")])
         let bytes = value.binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 3)
+        #expect(try BPlistTrailer(bytes).objectCount == 3)
         #expect(try ArchiveValue(propertyList: bytes).firstDifference(from: value) == nil)
     }
 
     @Test func valuesOfDifferentKindsWithEqualNumbersStayDistinct() throws {
         let value = ArchiveValue.array([.integer(1), .bool(true), .real(1), .uid(ArchiveUID(1)), Self.date(1)])
         let bytes = value.binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 6)
+        #expect(try BPlistTrailer(bytes).objectCount == 6)
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
 
@@ -218,21 +219,21 @@ struct BPlistWriterTests {
             (.uid(ArchiveUID(65_536)), [0x83, 0x00, 0x01, 0x00, 0x00]),
         ] as [(ArchiveValue, [UInt8])]
     )
-    func scalarsAreWrittenWithTheirSmallestEncoding(value: ArchiveValue, expected: [UInt8]) {
+    func scalarsAreWrittenWithTheirSmallestEncoding(value: ArchiveValue, expected: [UInt8]) throws {
         let bytes = value.binaryPropertyList()
-        #expect(Self.objectBytes(bytes, 0) == expected)
-        #expect(TrailerFields(bytes).objectCount == 1)
+        #expect(try Self.objectBytes(bytes, 0) == expected)
+        #expect(try BPlistTrailer(bytes).objectCount == 1)
     }
 
-    @Test func containerCountsOfFifteenOrMoreFollowTheMarker() {
+    @Test func containerCountsOfFifteenOrMoreFollowTheMarker() throws {
         let fourteen = ArchiveValue.array(Array(repeating: .bool(true), count: 14)).binaryPropertyList()
-        #expect(Self.objectBytes(fourteen, 0).prefix(1) == [0xAE])
+        #expect(try Self.objectBytes(fourteen, 0).prefix(1) == [0xAE])
         let fifteen = ArchiveValue.array(Array(repeating: .bool(true), count: 15)).binaryPropertyList()
-        #expect(Self.objectBytes(fifteen, 0).prefix(3) == [0xAF, 0x10, 0x0F])
+        #expect(try Self.objectBytes(fifteen, 0).prefix(3) == [0xAF, 0x10, 0x0F])
         let dictionary = ArchiveValue.dictionary(
             OrderedDictionary(uniqueKeysWithValues: (0..<300).map { ("k\($0)", ArchiveValue.bool(true)) })
         ).binaryPropertyList()
-        #expect(Self.objectBytes(dictionary, 0).prefix(4) == [0xDF, 0x11, 0x01, 0x2C])
+        #expect(try Self.objectBytes(dictionary, 0).prefix(4) == [0xDF, 0x11, 0x01, 0x2C])
     }
 
     // MARK: Other readers
@@ -260,7 +261,7 @@ struct BPlistWriterTests {
                 plistlib.dump(value, f, fmt=plistlib.FMT_BINARY, sort_keys=False)
             print(type(value).__name__)
             """
-        let result = try run(python, ["-c", script, input.path, output.path])
+        let result = try runProcess(python, ["-c", script, input.path, output.path])
         #expect(result.status == 0)
         let reread = try ArchiveValue(propertyList: [UInt8](Data(contentsOf: output)))
         #expect(reread.firstDifference(from: value) == nil, "Python output: \(result.output)")
@@ -309,8 +310,122 @@ struct BPlistWriterTests {
             }
         )
         let bytes = value.binaryPropertyList()
-        #expect(TrailerFields(bytes).objectCount == 200_001)
-        #expect(TrailerFields(bytes).objectRefSize == 4)
+        #expect(try BPlistTrailer(bytes).objectCount == 200_001)
+        #expect(try BPlistTrailer(bytes).objectRefSize == 4)
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
+}
+
+// MARK: - Depth: writers refuse what readers refuse, and nothing recurses (issue 17)
+
+extension BPlistWriterTests {
+    /// `levels` arrays, each holding the next; the innermost holds one integer.
+    static func nested(_ levels: Int) -> ArchiveValue {
+        var value = ArchiveValue.integer(1)
+        for _ in 0..<levels { value = .array([value]) }
+        return value
+    }
+
+    // 20,000 levels: enough to overflow a test thread's stack through any recursive walk of this module,
+    // and within what releasing the tree itself costs (the runtime frees nested arrays recursively, so readers
+    // must refuse deeper trees before building them).
+    static let deep = 20_000
+
+    /// Runs `body` on a thread with a 256 KiB stack, joined before returning, and returns its result: a walk
+    /// that recursed once per level of a `deep` tree would need megabytes there and crash; one that keeps its
+    /// own stack does not. (Values are made and freed by the caller, whose stack holds their release.)
+    static func onSmallStack<T>(_ body: @escaping () -> T) -> T {
+        let task = SmallStackTask(body)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 256 << 10)
+        var thread = pthread_t()
+        let created = pthread_create(&thread, &attributes, smallStackEntry, Unmanaged.passRetained(task).toOpaque())
+        precondition(created == 0, "pthread_create failed")
+        pthread_join(thread, nil)
+        return task.result as! T
+    }
+
+    @Test func writesDeepNestingWithoutRecursion() throws {
+        // `encode` of JSON nested 10⁵ deep used to overflow the stack in the writer's recursive flatten.
+        let value = Self.nested(Self.deep)
+        let (bytes, refused) = Self.onSmallStack {
+            let bytes = value.binaryPropertyList()
+            let refused = (try? value.binaryPropertyList(readableWith: ArchiveReadingOptions())) == nil
+            return (bytes, refused)
+        }
+        #expect(try BPlistTrailer(bytes).objectCount == Self.deep + 1)
+        #expect(refused)
+    }
+
+    @Test func refusesToWriteDeeperThanTheReaderReads() throws {
+        let options = ArchiveReadingOptions()
+        // At the limit: written, and read back.
+        let deepest = Self.nested(options.depthLimit)
+        #expect(try ArchiveValue(propertyList: deepest.binaryPropertyList(readableWith: options)) == deepest)
+        // One level more: the reader would refuse it, so the writer does.
+        let tooDeep = Self.nested(options.depthLimit + 1)
+        #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: tooDeep.binaryPropertyList()) }
+        let error = #expect(throws: ArchiveError.self) { try tooDeep.binaryPropertyList(readableWith: options) }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("depth limit 512") == true, "\(error.map { "\($0)" } ?? "")")
+        // 2·10⁴ levels, as `encode` wrote them before: refused without writing anything.
+        let farTooDeep = #expect(throws: ArchiveError.self) {
+            try Self.nested(Self.deep).binaryPropertyList(readableWith: options)
+        }
+        #expect(farTooDeep?.code == .depthLimitExceeded)
+        // A keyed archive's table nests its values three levels below the plist's root.
+        let archive = KeyedArchive(archiver: "NSKeyedArchiver", top: [:], objects: [Self.nested(511)])
+        let archiveError = #expect(throws: ArchiveError.self) { try archive.binaryPlist(readableWith: options) }
+        #expect(archiveError?.code == .depthLimitExceeded)
+    }
+
+    @Test func xmlWriterRefusesWhatTheReaderRefuses() {
+        let error = #expect(throws: ArchiveError.self) { try Self.nested(513).xmlPropertyList() }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("512") == true, "\(error.map { "\($0)" } ?? "")")
+    }
+
+    @Test func deepValuesCompareAndHashWithoutRecursion() throws {
+        let a = Self.nested(Self.deep)
+        let b = Self.nested(Self.deep)
+        let shorter = Self.nested(Self.deep - 1)
+        // The UID check of KeyedArchive validation walks with a stack too.
+        let archive = KeyedArchive(archiver: "NSKeyedArchiver", top: [:], objects: [a, .uid(ArchiveUID(7))])
+        let (equal, sameHash, unequal, error) = Self.onSmallStack {
+            var error: ArchiveError?
+            do { try archive.validate() } catch let e { error = e as? ArchiveError }
+            return (a == b, a.hashValue == b.hashValue, a != shorter, error)
+        }
+        #expect(equal)
+        #expect(sameHash)
+        #expect(unequal)
+        #expect(error?.code == .invalidUID)
+    }
+
+    @Test func equalityAndHashingMatchTheCaseByCaseRules() {
+        #expect(ArchiveValue.real(.nan) != .real(.nan))
+        #expect(ArchiveValue.real(0) == .real(-0.0))
+        #expect(ArchiveValue.real(0).hashValue == ArchiveValue.real(-0.0).hashValue)
+        #expect(ArchiveValue.integer(1) != .unsignedInteger(1))
+        #expect(ArchiveValue.array([.integer(1)]) != .dictionary(["a": .integer(1)]))
+        let ordered: ArchiveValue = .dictionary(["a": .integer(1), "b": .array([.string("x")])])
+        #expect(ordered == .dictionary(["a": .integer(1), "b": .array([.string("x")])]))
+        #expect(ordered != .dictionary(["b": .array([.string("x")]), "a": .integer(1)]))
+        #expect(Set(Self.samples).count == Set(Self.samples.map { $0 }).count)
+    }
+}
+
+/// Carries a body to a thread and its result back (see ``BPlistWriterTests/onSmallStack(_:)``).
+private final class SmallStackTask: @unchecked Sendable {
+    let body: () -> Any
+    var result: Any?
+    init<T>(_ body: @escaping () -> T) { self.body = { body() } }
+}
+
+/// The thread function of ``BPlistWriterTests/onSmallStack(_:)``: runs the task, then releases it.
+private func smallStackEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let task = Unmanaged<SmallStackTask>.fromOpaque(raw!).takeRetainedValue()
+    task.result = task.body()
+    return nil
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @testable import AutoCodingFast
 
@@ -164,5 +165,35 @@ struct LazyKeyedArchiveTests {
         let value = try archive?.entry(ArchiveUID(150))
         archive = nil
         #expect(value == .string("item 48"))
+    }
+}
+
+// MARK: - One rule set with the eager reader (issue 17)
+
+extension LazyKeyedArchiveTests {
+    /// A keyed archive whose item at UID 2 has the key `dupA` twice: written with keys `dupA` and `dupB` (both
+    /// 4-byte ASCII strings, so same layout), then the `B` of the second key's string object made an `A`.
+    static func itemWithADuplicateKey() throws -> [UInt8] {
+        var objects: [ArchiveValue] = [.string(ArchiveKey.null), ArchiveClass(name: "Item", chain: ["Item"]).descriptor]
+        objects.append(.dictionary(["$class": .uid(ArchiveUID(1)), "dupA": .integer(1), "dupB": .integer(2)]))
+        var bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: objects).binaryPlist()
+        let dupB: [UInt8] = [0x54] + Array("dupB".utf8)  // ASCII string marker of 4 bytes, then "dupB"
+        let at = try #require((0...(bytes.count - dupB.count)).first { bytes[$0..<$0 + dupB.count].elementsEqual(dupB) })
+        bytes[at + 4] = UInt8(ascii: "A")
+        return bytes
+    }
+
+    @Test func refusesADuplicateKeyAsTheEagerReaderDoes() throws {
+        let bytes = try Self.itemWithADuplicateKey()
+        let eager = #expect(throws: ArchiveError.self) { try KeyedArchive(bytes: bytes) }
+        #expect(eager?.code == .invalidObject)
+        #expect(eager?.reason.contains("has the key \"dupA\" twice") == true, "\(eager.map { "\($0)" } ?? "")")
+        let lazy = try LazyKeyedArchive(bytes: bytes)
+        // One field of the damaged instance: the answer may not come from a dictionary the eager reader refuses.
+        let field = #expect(throws: ArchiveError.self) { try lazy.field("dupA", of: ArchiveUID(2)) }
+        #expect(field == eager)
+        #expect(field?.reason == eager?.reason)
+        let entry = #expect(throws: ArchiveError.self) { try lazy.entry(ArchiveUID(2)) }
+        #expect(entry?.reason == eager?.reason)
     }
 }

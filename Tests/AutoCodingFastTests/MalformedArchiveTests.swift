@@ -1057,3 +1057,28 @@ struct MalformedArchiveTests {
         #expect(value == .dictionary(["CF$UID": .integer(1), "x": .bool(true)]))
     }
 }
+
+// MARK: - Trailer arithmetic under raised limits (issue 17)
+
+extension MalformedArchiveTests {
+    @Test func rejectsAnOffsetTableSizeThatOverflows() {
+        var options = ArchiveReadingOptions()
+        options.maxObjectCount = .max  // a caller's raised limit may not make the trailer's arithmetic trap
+        let bytes: [UInt8] = [
+            0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30,  // "bplist00"
+            0x09,  // object 0 @8: true
+            0x08,  // offset table @9: object 0 at 8
+            0, 0, 0, 0, 0, 0,  // trailer: unused
+            8, 8,  // offset width 8, reference width 8
+            0x40, 0, 0, 0, 0, 0, 0, 0,  // 2⁶² objects: 2⁶² × 8 bytes of offset table overflows
+            0, 0, 0, 0, 0, 0, 0, 0,  // top object 0
+            0, 0, 0, 0, 0, 0, 0, 9,  // offset table at 9
+        ]
+        let error = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: bytes, options: options) }
+        #expect(error?.code == .truncated)
+        #expect(error?.reason.contains("offset table of 4611686018427387904 entries") == true, "\(error.map { "\($0)" } ?? "")")
+        options.maxObjectCount = -1  // nonsense, but a thrown error rather than a trap
+        let negative = #expect(throws: ArchiveError.self) { try ArchiveValue(propertyList: bytes, options: options) }
+        #expect(negative?.code == .limitExceeded)
+    }
+}

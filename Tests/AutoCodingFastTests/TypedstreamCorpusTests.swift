@@ -1,6 +1,7 @@
 import AutoCodingFast
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 /// The shared typedstream samples: every one reads, agrees with python-typedstream's raw `read` dump where
 /// the reference reads it, and round-trips.

@@ -225,3 +225,55 @@ struct TypedstreamReadingTests {
         expectCode(.truncated, Self.header + [0x84, UInt8(ints.count)] + ints + [1, 2])
     }
 }
+
+// MARK: - Hostile numbers and counts (issue 17)
+
+extension TypedstreamReadingTests {
+    /// `Int64.max` as a tagged 8-byte little-endian integer.
+    static let int64Max: [UInt8] = [0x87, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+
+    @Test func rejectsAnObjectReferenceNumberNearInt64Max() {
+        let bytes =
+            Self.header + [
+                0x84, 0x01, 0x40,  // group: new shared string "@"
+            ] + Self.int64Max  // an object reference stored as Int64.max: Int64.max - (-110) overflows
+        let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes) }
+        #expect(error?.code == .invalidReference)
+        #expect(error?.reason.contains("stored as 9223372036854775807") == true, "\(error.map { "\($0)" } ?? "")")
+    }
+
+    @Test func rejectsASharedStringReferenceNearInt64Max() {
+        let bytes = Self.header + Self.int64Max  // the group's type encoding: a shared-string reference of Int64.max
+        let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes) }
+        #expect(error?.code == .invalidReference)
+        #expect(error?.reason.contains("shared string stored as 9223372036854775807") == true)
+    }
+
+    @Test func boundsArraysOfEmptyElementsByTheInputSize() {
+        // [1000000!]: a million `!` values take no bytes. 29 bytes may not make a million events (the default
+        // maxExpandedNodeCount alone allows 64 million, 2.9 GB of them for [67108800!]).
+        let type = Array("[1000000!]".utf8)
+        let bytes =
+            Self.header + [
+                0x84, UInt8(type.count),  // group: new shared string of the array type
+            ] + type
+        let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("per input byte") == true, "\(error.map { "\($0)" } ?? "")")
+        // Within the budget the same shape reads.
+        let small = Array("[100!]".utf8)
+        #expect(throws: Never.self) { try Typedstream(bytes: Self.header + [0x84, UInt8(small.count)] + small) }
+    }
+
+    @Test func boundsEmptyStructsRepeatedByReference() {
+        // One 12-byte type of 10 `!` fields, then 2,000 one-byte references to it: 24,000 events from 2 KB.
+        let type = Array("{?=!!!!!!!!!!}".utf8)
+        let bytes =
+            Self.header + [
+                0x84, UInt8(type.count),  // group: new shared string #0, a struct of ten `!`
+            ] + type + Array(repeating: 0x92, count: 2_000)  // 2,000 groups referring to shared string #0
+        let error = #expect(throws: ArchiveError.self) { try Typedstream(bytes: bytes) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("event budget") == true, "\(error.map { "\($0)" } ?? "")")
+    }
+}

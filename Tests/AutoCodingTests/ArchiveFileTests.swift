@@ -242,3 +242,21 @@ struct ArchiveFileTests {
         }
     }
 }
+
+// MARK: - Writers refuse what readers refuse (issue 17)
+
+extension ArchiveFileTests {
+    @Test func refusesToWriteAGraphTheReaderWouldRefuse() throws {
+        let scratch = try Scratch()
+        // A field nested 600 arrays deep (as JSON can describe it): the archive would nest past the reader's 512.
+        var deep = ArchivedValue.inline(.integer(1))
+        for _ in 0..<600 { deep = .array([deep]) }
+        let graph = ArchiveGraph(root: .object(ArchivedObject(className: "Deep", fields: ["f": deep])))
+        let error = #expect(throws: ArchiveError.self) { try graph.write(to: scratch.file("deep.archive")) }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("depth limit 512") == true, "\(error.map { "\($0)" } ?? "")")
+        #expect(scratch.names.isEmpty)  // nothing written
+        let xml = #expect(throws: ArchiveError.self) { try graph.write(to: scratch.file("deep.xml"), format: .xml) }
+        #expect(xml?.code == .depthLimitExceeded)
+    }
+}

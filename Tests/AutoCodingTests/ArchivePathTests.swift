@@ -3,6 +3,7 @@ import AutoCodingFast
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @Suite("Archive paths")
 struct ArchivePathTests {
@@ -170,11 +171,11 @@ struct ArchivePathTests {
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func lazyTopEntriesAreGraphEqualToTheEagerDecodeOnTheCorpus() throws {
         var compared = 0
-        for name in Corpus.files("apple") {
-            let bytes = try Corpus.bytes("apple", name)
+        for name in SharedCorpus.files(in: "apple") {
+            let bytes = try SharedCorpus.bytes("apple", name)
             guard let eager = try? ArchiveGraph(bytes: bytes) else { continue }
             let lazy = try LazyKeyedArchive(bytes: bytes)
             // One walk for all entries, so objects shared between `$top` entries stay shared.

@@ -2,6 +2,7 @@ import AutoCoding
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @Suite("Foundation classes")
 struct FoundationClassTests {
@@ -59,10 +60,10 @@ struct FoundationClassTests {
 
     // MARK: Archives made by Apple (shared corpus)
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "needs ../shared/corpus"))
     func appleGeometryAndValueClassesDecode() throws {
         func root(_ name: String) throws -> Any? {
-            try KeyedUnarchiver(bytes: Corpus.bytes("apple", name)).decodeObject(forKey: "root")
+            try KeyedUnarchiver(bytes: SharedCorpus.bytes("apple", name)).decodeObject(forKey: "root")
         }
         #expect(try root("corelibs-foundation_NSKeyedUnarchiver-RangeTest.plist") as? ArchiveRange
             == ArchiveRange(location: 97_345, length: 98_345))
@@ -84,23 +85,23 @@ struct FoundationClassTests {
         #expect(mutable.isMutable && mutable.string == "0123456789")
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "needs ../shared/corpus"))
     func typedDecodingOfAppleArchives() throws {
         let decoder = KeyedArchiveDecoder()
-        #expect(try decoder.decode([String].self, from: Corpus.bytes("apple", "corelibs-foundation_NSKeyedUnarchiver-ArrayTest.plist"))
+        #expect(try decoder.decode([String].self, from: SharedCorpus.bytes("apple", "corelibs-foundation_NSKeyedUnarchiver-ArrayTest.plist"))
             == ["baa", "baa", "black", "sheep"])
-        #expect(try decoder.decode(ArchiveRange.self, from: Corpus.bytes("apple", "corelibs-foundation_NSKeyedUnarchiver-RangeTest.plist"))
+        #expect(try decoder.decode(ArchiveRange.self, from: SharedCorpus.bytes("apple", "corelibs-foundation_NSKeyedUnarchiver-RangeTest.plist"))
             == ArchiveRange(location: 97_345, length: 98_345))
-        #expect(try decoder.decode(Set<Int>.self, from: Corpus.bytes("apple", "corelibs-foundation_macOS-10.14_NSSet-Numbers.archive")).count > 0)
-        #expect(try decoder.decode(OrderedSet<Int>.self, from: Corpus.bytes("apple", "corelibs-foundation_macOS-10.14_NSMutableOrderedSet-Numbers.archive"))
+        #expect(try decoder.decode(Set<Int>.self, from: SharedCorpus.bytes("apple", "corelibs-foundation_macOS-10.14_NSSet-Numbers.archive")).count > 0)
+        #expect(try decoder.decode(OrderedSet<Int>.self, from: SharedCorpus.bytes("apple", "corelibs-foundation_macOS-10.14_NSMutableOrderedSet-Numbers.archive"))
             == [1, 2, 3, 4, 5])
     }
 
     /// Every Apple archive decodes to a fully resolved value: Foundation classes to Swift values, the rest
     /// kept as `ArchivedObject`, and re-encodes to an equivalent graph.
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"), arguments: Corpus.files("apple"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "needs ../shared/corpus"), arguments: SharedCorpus.files(in: "apple"))
     func everyAppleArchiveDecodesDynamicallyAndRoundTrips(name: String) throws {
-        let bytes = try Corpus.bytes("apple", name)
+        let bytes = try SharedCorpus.bytes("apple", name)
         let unarchiver = try KeyedUnarchiver(bytes: bytes)
         let view = try KeyedArchiveView(bytes: bytes)
         for key in view.topKeys {

@@ -3,6 +3,7 @@ import AutoCodingFast
 import Foundation
 import OrderedCollections
 import Testing
+import _AutoCodingTestSupport
 
 @Suite("Graph JSON")
 struct GraphJSONTests {
@@ -290,11 +291,11 @@ struct GraphJSONTests {
 
     // MARK: Corpus
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "needs ../shared/corpus beside the package"))
     func everyAppleArchiveConvertsToJSONAndBack() throws {
         var checked = 0
-        for name in Corpus.files("apple") {
-            let graph = try ArchiveGraph(bytes: Corpus.bytes("apple", name))
+        for name in SharedCorpus.files(in: "apple") {
+            let graph = try ArchiveGraph(bytes: SharedCorpus.bytes("apple", name))
             let text = graph.json()
             _ = try Self.foundationParse(text)
             let back = try ArchiveGraph(json: text)
@@ -305,7 +306,7 @@ struct GraphJSONTests {
             #expect(try ArchiveGraph(bytes: back.binaryPlist()).isEquivalent(to: graph), "\(name)")
             checked += 1
         }
-        #expect(checked == Corpus.files("apple").count)
+        #expect(checked == SharedCorpus.files(in: "apple").count)
         #expect(checked > 0)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 import AutoCoding
+import _AutoCodingTestSupport
 @testable import AutoCodingCore
 
 /// The typed decoder validates each object the first time it reaches it (``ArchiveRecordTable``): damage on
@@ -173,11 +174,11 @@ struct LazyTypedDecodingTests {
     /// Every file of `malformed/` that the eager view rejects is rejected by a typed decode of everything its
     /// root reaches with the same code, or its damage is outside what the root reaches: then decoding the
     /// whole-file view (which is what reaches everything) rejects it.
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func malformedCorpusFilesGetTheEagerCodeWhenTheDamageIsReached() throws {
         var reached = 0
-        for name in Corpus.files("malformed") {
-            let bytes = try Corpus.bytes("malformed", name)
+        for name in SharedCorpus.files(in: "malformed") {
+            let bytes = try SharedCorpus.bytes("malformed", name)
             let eager: ArchiveError
             do {
                 _ = try KeyedArchiveView(bytes: bytes)

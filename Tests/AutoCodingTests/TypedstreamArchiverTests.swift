@@ -149,3 +149,29 @@ struct TypedstreamArchiverTests {
         #expect(throws: TypedstreamDecodingError.self) { try renamed.decodeObject() }
     }
 }
+
+// MARK: - Writers refuse what readers refuse (issue 17)
+
+extension TypedstreamArchiverTests {
+    @Test func refusesToWriteObjectsNestedDeeperThanTheReaderReads() throws {
+        // 600 objects, each holding the next in its one `@` group: the reader stops at depth 512.
+        var inner = TypedObject(classes: [TypedClass("Node", version: 0)])
+        for _ in 0..<600 {
+            inner = TypedObject(
+                classes: [TypedClass("Node", version: 0)],
+                groups: [TypedGroup(encoding: "@", values: [.object(inner)])]
+            )
+        }
+        let archiver = TypedstreamArchiver()
+        archiver.encodeObject(inner)
+        let unchecked = archiver.archivedBytes()
+        #expect(throws: ArchiveError.self) { try Typedstream(bytes: unchecked) }
+        let error = #expect(throws: ArchiveError.self) { try archiver.archivedBytes(readableWith: ArchiveReadingOptions()) }
+        #expect(error?.code == .depthLimitExceeded)
+        #expect(error?.reason.contains("512") == true, "\(error.map { "\($0)" } ?? "")")
+        // Within the limit the checked form writes the same bytes.
+        let shallow = TypedstreamArchiver()
+        shallow.encodeObject(TypedObject(classes: [TypedClass("Node", version: 0)]))
+        #expect(try shallow.archivedBytes(readableWith: ArchiveReadingOptions()) == shallow.archivedBytes())
+    }
+}

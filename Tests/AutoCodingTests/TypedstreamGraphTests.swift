@@ -1,22 +1,23 @@
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 /// The typedstream object layer on the shared samples: every one resolves into a graph that writes back the
 /// same events, and the Foundation classes map to their values.
 @Suite("Typedstream graph")
 struct TypedstreamGraphTests {
-    static let samples = Corpus.files("typedstream")
+    static let samples = SharedCorpus.files(in: "typedstream")
 
     static func graph(_ name: String) throws -> TypedGraph {
-        try TypedGraph(bytes: try Corpus.bytes("typedstream", name))
+        try TypedGraph(bytes: try SharedCorpus.bytes("typedstream", name))
     }
 
     static func foundation(_ value: TypedValue?) -> TypedFoundation? { value?.object?.foundation }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
     func graphWritesBackTheSameBytes(_ name: String) throws {
-        let bytes = try Corpus.bytes("typedstream", name)
+        let bytes = try SharedCorpus.bytes("typedstream", name)
         let stream = try Typedstream(bytes: bytes)
         let graph = try TypedGraph(stream: stream)
         let rewritten = graph.typedstream()
@@ -26,14 +27,14 @@ struct TypedstreamGraphTests {
     }
 
     /// Every sample converts to a keyed archive that reads back strictly, with as many objects and scalars.
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
     func convertsToAValidKeyedArchive(_ name: String) throws {
         let keyed = try Self.graph(name).keyedArchiveGraph()
         let reread = try ArchiveGraph(bytes: keyed.binaryPlist())
         #expect(reread.isEquivalent(to: keyed))
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func convertsFoundationClassesToTheirKeyedForms() throws {
         let keyed = try ArchiveGraph(
             bytes: try Self.graph("crabstep_foundation-NSDictionaryNested").keyedArchiveGraph().binaryPlist()
@@ -52,7 +53,7 @@ struct TypedstreamGraphTests {
         #expect(body.root?.object?["NSAttributes"]?.object?.className == "NSDictionary")
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsFoundationScalars() throws {
         guard case .string(let s)? = try Self.graph("crabstep_foundation-NSString").root?.foundation else {
             Issue.record("NSString")
@@ -81,7 +82,7 @@ struct TypedstreamGraphTests {
         #expect(!d.isEmpty)
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsFoundationCollections() throws {
         guard case .dictionary(let pairs)? = try Self.graph("crabstep_foundation-NSDictionaryNested").root?.foundation
         else {
@@ -121,7 +122,7 @@ struct TypedstreamGraphTests {
         #expect(baseString == "https://example.com/dir/")
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsAttributedStringRuns() throws {
         guard case .attributedString(let body)? = try Self.graph("crabstep_AttributedBodyTextOnly").root?.foundation
         else {
@@ -146,7 +147,7 @@ struct TypedstreamGraphTests {
         #expect(emoji.runs.allSatisfy { $0.attributes != nil })
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func mapsNeXTClassesAndNibFonts() throws {
         guard case .streamTable(let entries)? = try Self.graph("WorldWideWeb-0.12_IB.proj").root?.foundation else {
             Issue.record("StreamTable")
@@ -201,10 +202,128 @@ struct TypedstreamGraphTests {
         #expect(same)
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the package"))
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func keepsSharedObjectsAsOneInstance() throws {
         let graph = try Self.graph("crabstep_HugeWithRefs")
         let objects = graph.objects
         #expect(objects.count == 5000)
+    }
+}
+
+// MARK: - Counts and lengths near the integer limits (issue 17)
+
+extension TypedstreamGraphTests {
+    /// A little-endian typedstream whose root is a new object of class `name` (version 0, no superclass)
+    /// holding `groups`, each a type encoding (written as a new shared string) and its value bytes.
+    static func objectStream(_ name: String, groups: [(types: String, values: [UInt8])]) -> [UInt8] {
+        func literal(_ text: String) -> [UInt8] { [0x84, UInt8(text.utf8.count)] + Array(text.utf8) }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header, system 1000
+        bytes += literal("@")  // the root group's type: one object
+        bytes += [0x84, 0x84] + literal(name) + [0x00, 0x85]  // new object of new class `name` v0, no superclass
+        for group in groups { bytes += literal(group.types) + group.values }
+        return bytes + [0x86]  // end of object
+    }
+
+    /// A tagged 8-byte little-endian integer.
+    static func int64(_ value: Int64) -> [UInt8] {
+        [0x87] + (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    @Test func dictionaryCountOf2To62IsNotADictionaryLayout() throws {
+        // NSDictionary's count, then 2·count objects: 1 + 2 · 2⁶² overflows Int.
+        let bytes = Self.objectStream("NSDictionary", groups: [(types: "i", values: Self.int64(1 << 62))])
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.className == "NSDictionary")
+        #expect(graph.root?.foundation == nil)
+    }
+
+    @Test func arrayAndHashTableCountsNearInt64MaxAreNotTheirLayouts() throws {
+        let array = Self.objectStream("NSArray", groups: [(types: "i", values: Self.int64(.max))])  // 1 + Int64.max
+        #expect(try TypedGraph(bytes: array).root?.foundation == nil)
+        let table = Self.objectStream(
+            "HashTable",
+            groups: [
+                (types: "i", values: Self.int64(1 << 62)),  // the count: 3 + 2 · 2⁶² overflows
+                (types: "%%", values: [0x84, 0x01, 0x40, 0x84, 0x01, 0x40]),  // key and value types: atoms "@"
+            ]
+        )
+        #expect(try TypedGraph(bytes: table).root?.foundation == nil)
+    }
+
+    @Test func attributedRunLengthsSummingPastInt64MaxAreRefused() throws {
+        let string: [UInt8] =
+            [0x84, 0x84, 0x84, 0x08] + Array("NSString".utf8) + [
+                0x01, 0x85,  // new object of new class NSString v1, no superclass
+                0x84, 0x01, 0x2B, 0x02, 0x68, 0x69,  // group "+": "hi"
+                0x86,  // end of the string
+            ]
+        let bytes = Self.objectStream(
+            "NSAttributedString",
+            groups: [
+                (types: "@", values: string),
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 1: set 1, Int64.max UTF-16 units
+                (types: "@", values: [0x85]),  // set 1's attributes: nil
+                (types: "iI", values: [0x01] + Self.int64(.max)),  // run 2: location + length overflows
+            ]
+        )
+        let graph = try TypedGraph(bytes: bytes)
+        #expect(graph.root?.foundation == nil)
+        let error = #expect(throws: TypedstreamDecodingError.self) { try IMessageText(attributedBody: bytes) }
+        #expect(error?.description.contains("layout") == true, "\(error?.description ?? "")")
+    }
+}
+
+// MARK: - Long chains of objects (issue 17)
+
+extension TypedstreamGraphTests {
+    /// `count` top-level objects of class `A`, each holding a reference to the one before: 8 bytes per object.
+    static func objectChain(_ count: Int) -> [UInt8] {
+        /// A tagged integer in its smallest form (one byte outside the tag range, else 2 or 4 bytes).
+        func integer(_ v: Int64) -> [UInt8] {
+            if v >= -110 && v <= 127 { return [UInt8(truncatingIfNeeded: v)] }
+            let width = Int64(Int16.min)...Int64(Int16.max) ~= v ? 2 : 4
+            return [width == 2 ? 0x81 : 0x82] + (0..<width).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+        }
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header
+        bytes += [0x84, 0x01, 0x40]  // group: new shared string #0 "@"
+        bytes += [0x84, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]  // object #0 of new class #1 "A" v0, no superclass
+        bytes += [0x92, 0x85, 0x86]  // its group "@" (shared string #0): nil; end of object
+        for k in 1..<count {
+            let previous = Int64(k == 1 ? 0 : k)  // object k is reference #k+1 (class A took #1)
+            bytes += [0x92, 0x84, 0x93]  // group "@": new object of class #1
+            bytes += [0x92] + integer(previous - 110) + [0x86]  // its group "@": the previous object; end
+        }
+        return bytes
+    }
+
+    @Test func releasesALongChainOfObjectsWithoutRecursion() throws {
+        // 20,000 objects in 160 KB: freeing the graph used to recurse once per link and overflow the stack.
+        let graph = try TypedGraph(bytes: Self.objectChain(20_000))
+        #expect(graph.groups.count == 20_000)
+        #expect(graph.groups.last?.values.first?.object?.groups.first?.values.first?.object != nil)
+    }
+}
+
+// MARK: - Long class chains (issue 17)
+
+extension TypedstreamGraphTests {
+    /// An object whose class chain has `length` literal classes, all named `A` (3 bytes per class).
+    static func classChain(_ length: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]  // header
+        bytes += [0x84, 0x01, 0x40]  // group: new shared string #0 "@"
+        bytes += [0x84]  // new object
+        bytes += [0x84, 0x84, 0x01, 0x41, 0x00]  // its class: new class, new shared string #1 "A", version 0
+        for _ in 1..<length { bytes += [0x84, 0x93, 0x00] }  // superclass: new class named shared string #1, v0
+        return bytes + [0x85, 0x86]  // end of the chain (nil); end of object
+    }
+
+    @Test func boundsWhatLongClassChainsStore() throws {
+        // Each class entry keeps its own chain: 3,000 classes (9 KB) would store 4.5 million of them.
+        let error = #expect(throws: ArchiveError.self) { try TypedGraph(bytes: Self.classChain(3_000)) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("class budget") == true, "\(error.map { "\($0)" } ?? "")")
+        // Chains of a realistic length read as before.
+        let graph = try TypedGraph(bytes: Self.classChain(20))
+        #expect(graph.root?.classes.count == 20)
     }
 }

@@ -2,7 +2,7 @@ import AutoCoding
 import Foundation
 
 // The workloads of issue 7, generated from fixed seeds so that every run (and the committed malloc-count
-// thresholds) sees the same inputs. `autocoding bench` builds the same shapes; these are the hot-path sizes.
+// thresholds) sees the same inputs. `autocoding-bench` builds the same shapes; these are the hot-path sizes.
 
 /// A small deterministic generator (SplitMix64).
 public struct SplitMix64 {

@@ -314,7 +314,8 @@ extension ArchiveGraph {
     public func write(to path: String, format: ArchiveFile.Format = .binary, atomically: Bool = true) throws {
         let bytes: [UInt8]
         switch format {
-        case .binary: bytes = binaryPlist()
+        // Refuse what the reader would refuse: a graph built from JSON may nest its values arbitrarily deep.
+        case .binary: bytes = try keyedArchive().binaryPlist(readableWith: ArchiveReadingOptions())
         case .xml: bytes = try keyedArchive().xmlPlist()
         }
         try ArchiveFile.write(bytes, to: path, atomically: atomically)

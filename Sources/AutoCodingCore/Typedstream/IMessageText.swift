@@ -73,7 +73,8 @@ public struct IMessageText {
         graph = try TypedGraph(bytes: bytes, options: options)
         guard case .attributedString(let body)? = graph.root?.foundation else {
             throw TypedstreamDecodingError(
-                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString"
+                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString "
+                    + "with the expected layout (a string, then runs whose UTF-16 lengths sum within Int.max)"
             )
         }
         text = body.text

@@ -82,7 +82,8 @@ extension TypedObject {
         case "HashTable":
             return hashTable(values).map { .dictionary($0.pairs) }
         case "NSDictionary", "NSMutableDictionary":
-            guard let count = values.first?.integer, values.count == 1 + 2 * Int(count) else { return nil }
+            guard let count = values.first?.integer, values.count == Self.layoutCount(count, perItem: 2, plus: 1)
+            else { return nil }
             return .dictionary(stride(from: 1, to: values.count, by: 2).map { (values[$0], values[$0 + 1]) })
         case "NSNumber":
             guard values.count == 2, case .cString = values[0] else { return nil }
@@ -143,9 +144,20 @@ extension TypedObject {
         }
     }
 
+    /// The number of values a layout of `fixed` values and `perItem` values for each of `count` items has, or
+    /// nil when `count` (read from the stream) is negative or the total overflows: no list of values has
+    /// that many, so the layout is not the expected one. Every count-based layout check goes through here.
+    static func layoutCount(_ count: Int64, perItem: Int, plus fixed: Int) -> Int? {
+        guard count >= 0 else { return nil }
+        let (items, overflow) = Int(count).multipliedReportingOverflow(by: perItem)
+        let (total, overflow2) = items.addingReportingOverflow(fixed)
+        return overflow || overflow2 ? nil : total
+    }
+
     /// A count then that many `@` values.
     private func collection(_ values: [TypedValue]) -> [TypedValue]? {
-        guard let count = values.first?.integer, values.count == 1 + Int(count) else { return nil }
+        guard let count = values.first?.integer, values.count == Self.layoutCount(count, perItem: 1, plus: 1)
+        else { return nil }
         return Array(values.dropFirst())
     }
 
@@ -169,7 +181,10 @@ extension TypedObject {
                 index += 1
             }
             runs.append(.init(location: location, length: Int(length), attributeSet: set, attributes: sets[set] ?? nil))
-            location += Int(length)
+            // Run lengths come from the stream: a sum past Int.max is no text's layout.
+            let (end, overflow) = location.addingReportingOverflow(Int(length))
+            guard !overflow else { return nil }
+            location = end
         }
         return TypedAttributedString(text: text, runs: runs)
     }
@@ -193,8 +208,8 @@ extension TypedObject {
 
     /// NeXT HashTable: a count, the key and value type encodings as atoms, then the pairs.
     private func hashTable(_ values: [TypedValue]) -> (count: Int, pairs: [(key: TypedValue, value: TypedValue)])? {
-        guard values.count >= 3, let count = values[0].integer, count >= 0, case .atom = values[1],
-            values.count >= 3 + 2 * Int(count)
+        guard values.count >= 3, let count = values[0].integer, case .atom = values[1],
+            let needed = Self.layoutCount(count, perItem: 2, plus: 3), values.count >= needed
         else { return nil }
         let n = Int(count)
         var pairs: [(key: TypedValue, value: TypedValue)] = []

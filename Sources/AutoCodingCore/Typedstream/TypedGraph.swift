@@ -69,6 +69,12 @@ public struct TypedGraph {
     public func typedstreamBytes() -> [UInt8] {
         typedstream().typedstreamBytes()
     }
+
+    /// The graph as typedstream bytes, refusing (with the reader's error) a graph that a reader with
+    /// `options` would refuse, such as one nested deeper than ``ArchiveReadingOptions/depthLimit``.
+    public func typedstreamBytes(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
+        try typedstream().typedstreamBytes(readableWith: options)
+    }
 }
 
 /// Turns events into values with an explicit stack (no recursion however deep the stream nests).
@@ -99,8 +105,20 @@ struct TypedGraphBuilder {
     private var inChain = false
     /// Type encodings by their place in storage: a shared string is decoded to a `String` once.
     private var texts: [Int: String] = [:]
+    /// Class entries each hold their own chain (a class and its superclasses), so a chain of L classes read
+    /// literally stores L(L+1)/2 of them: a 1 MB stream of one long chain would ask for terabytes. The
+    /// classes stored are spent from this budget, proportional to the input.
+    private var classBudget: Int
+    /// Classes stored per input byte, on top of ``classAllowance``. A chain of L literal classes takes at
+    /// least 3L bytes, so whole streams of chains up to 23 long fit, and real chains are under 10.
+    static let classesPerInputByte = 4
+    static let classAllowance = 4096
 
-    init(stream: Typedstream) { self.stream = stream }
+    init(stream: Typedstream) {
+        self.stream = stream
+        let (budget, overflow) = stream.storage.count.multipliedReportingOverflow(by: Self.classesPerInputByte)
+        classBudget = overflow ? .max : budget &+ Self.classAllowance
+    }
 
     private mutating func text(_ s: TypedstreamString) -> String {
         if let known = texts[s.range.lowerBound] { return known }
@@ -195,10 +213,10 @@ struct TypedGraphBuilder {
 
     /// Completes the chain being read: each pending class's chain is itself followed by the rest.
     private mutating func endChain(rest: [TypedClass]) throws(ArchiveError) {
-        var chain = rest
-        for (entry, cls) in pendingChain.reversed() {
-            chain.insert(cls, at: 0)
-            entries[entry] = .class(chain)
+        try spendClassBudget(pending: pendingChain.count, rest: rest.count)
+        let chain = pendingChain.map(\.cls) + rest
+        for (index, pending) in pendingChain.enumerated() {
+            entries[pending.entry] = .class(index == 0 ? chain : Array(chain[index...]))
         }
         pendingChain.removeAll(keepingCapacity: true)
         inChain = false
@@ -208,6 +226,22 @@ struct TypedGraphBuilder {
         } else {
             try add(.class(chain))
         }
+    }
+
+    /// Spends what the chains of `pending` new classes followed by `rest` earlier ones store:
+    /// Σ (k + rest) for k in 1...pending, computed without overflow.
+    private mutating func spendClassBudget(pending: Int, rest: Int) throws(ArchiveError) {
+        let (square, overflow1) = pending.multipliedReportingOverflow(by: pending + 1)
+        let (tail, overflow2) = pending.multipliedReportingOverflow(by: rest)
+        let (cost, overflow3) = (square / 2).addingReportingOverflow(tail)
+        guard !overflow1, !overflow2, !overflow3, cost <= classBudget else {
+            throw ArchiveError(
+                .limitExceeded,
+                "a class chain of \(pending + rest) classes exceeds the class budget of the stream "
+                    + "(\(Self.classesPerInputByte) classes per input byte, \(classBudget) left)"
+            )
+        }
+        classBudget -= cost
     }
 
     private mutating func add(_ value: TypedValue) throws(ArchiveError) {

@@ -44,6 +44,29 @@ public final class TypedObject {
         self.groups = groups
     }
 
+    /// Releases the groups without recursion, as ``ArchivedObject`` does: a stream of objects each holding a
+    /// reference to the one before (8 bytes per object) would otherwise be freed one stack frame per link,
+    /// and 20,000 links overflow a thread's stack.
+    deinit {
+        var pending = groups.flatMap(\.values)
+        groups = []
+        while var value = pending.popLast() {
+            if var object = value.object {
+                // Drop the value's reference before asking whether this is the last one, else the object's
+                // release, and its deinit, would run inside this one.
+                value = .nil
+                guard isKnownUniquelyReferenced(&object) else { continue }
+                pending.append(contentsOf: object.groups.flatMap(\.values))
+                object.groups = []
+                continue
+            }
+            switch value {
+            case .array(let elements, _), .structure(let elements, _): pending.append(contentsOf: elements)
+            default: break
+            }
+        }
+    }
+
     /// The most derived class name, or an empty string for an object without a class.
     public var className: String { classes.first?.name ?? "" }
 

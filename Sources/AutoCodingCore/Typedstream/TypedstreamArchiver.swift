@@ -63,6 +63,14 @@ public final class TypedstreamArchiver {
         graph(byteOrder: byteOrder).typedstreamBytes()
     }
 
+    /// The stream's bytes, refusing (with the reader's error) what a reader with `options` would refuse, such
+    /// as objects nested deeper than ``ArchiveReadingOptions/depthLimit``.
+    public func archivedBytes(
+        byteOrder: Typedstream.ByteOrder = .little, readableWith options: ArchiveReadingOptions
+    ) throws(ArchiveError) -> [UInt8] {
+        try graph(byteOrder: byteOrder).typedstreamBytes(readableWith: options)
+    }
+
     /// The graph written so far, with every pending object encoded and conditional references resolved.
     public func graph(byteOrder: Typedstream.ByteOrder = .little) -> TypedGraph {
         while let (object, node) = pending.popLast() {

@@ -110,22 +110,20 @@ extension BPlistIndex {
             value = .string(makeString(record, in: bytes))
         case .array:
             var elements: [ArchiveValue] = []
-            elements.reserveCapacity(Int(record.count))
+            elements.reserveCapacity(min(Int(record.count), 256 * 1024))  // STYLE 5: capped
             for i in 0..<Int(record.count) {
                 elements.append(try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache))
             }
             value = .array(elements)
         case .dictionary:
             let n = Int(record.count)
-            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: n)
+            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: min(n, 256 * 1024))
             for i in 0..<n {
                 // Keys are validated strings.
                 guard case .string(let key) = try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache)
                 else { continue }
                 let element = try self.value(at: ref(object, n + i, in: bytes), in: bytes, cache: &cache)
-                guard entries.updateValue(element, forKey: key) == nil else {
-                    throw ArchiveError(.invalidObject, "dictionary object \(object) has the key \"\(key)\" twice")
-                }
+                try Self.insertUnique(element, forKey: key, into: &entries, object: object)
             }
             value = .dictionary(entries)
         }
@@ -137,6 +135,24 @@ extension BPlistIndex {
     package func topValue(in bytes: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
         var cache = ValueCache(dense: records.count)
         return try value(at: topObject, in: bytes, cache: &cache)
+    }
+}
+
+extension BPlistIndex {
+    /// The duplicate-key rule every reader of this module applies (the whole-file reader as it builds a
+    /// dictionary, the lazy reader when it first reaches one): a dictionary holds each key once, keys comparing
+    /// as Swift strings do. Adds `value` under `key`, throwing ``ArchiveError/Code-swift.struct/invalidObject``
+    /// when `entries` has the key already.
+    @inline(__always)
+    static func insertUnique<Value>(
+        _ value: Value, forKey key: String, into entries: inout OrderedDictionary<String, Value>, object: Int
+    ) throws(ArchiveError) {
+        guard entries.updateValue(value, forKey: key) == nil else { throw duplicateKey(key, object: object) }
+    }
+
+    @inline(never)
+    private static func duplicateKey(_ key: String, object: Int) -> ArchiveError {
+        ArchiveError(.invalidObject, "dictionary object \(object) has the key \"\(key)\" twice")
     }
 }
 

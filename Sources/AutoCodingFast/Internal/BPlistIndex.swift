@@ -45,7 +45,7 @@ package struct BPlistIndex: Sendable {
         for object in 0..<trailer.objectCount {
             records.append(try Self.record(object: object, in: bytes, trailer: trailer))
         }
-        try checkContainers(bytes, depthLimit: options.depthLimit)
+        try checkContainers(bytes, depthLimit: options.containerDepthLimit)
     }
 
     /// A table with no records, for ``LazyKeyedArchive``, which parses records one at a time with
@@ -196,7 +196,7 @@ package struct BPlistIndex: Sendable {
     /// Checks every container once, depth first without recursion: references in range, keys are strings,
     /// no cycles, and no chain of nested containers longer than `depthLimit`.
     private func checkContainers(_ bytes: UnsafeRawBufferPointer, depthLimit: Int) throws(ArchiveError) {
-        let limit = min(max(depthLimit, 1), Int(UInt16.max) - 2)
+        let limit = depthLimit
         // 0: not visited; 1: on the current path; h + 2: done, with h the height of its nesting.
         var mark = [UInt16](repeating: 0, count: records.count)
         var stack: [(object: Int, next: Int, height: Int)] = []
@@ -253,6 +253,6 @@ package struct BPlistIndex: Sendable {
     }
 
     private func depthError(at object: Int, _ limit: Int) -> ArchiveError {
-        ArchiveError(.depthLimitExceeded, "containers nest deeper than the depth limit \(limit) at object \(object)")
+        ArchiveError.depthLimitExceeded(limit, writing: false, at: " at object \(object)")
     }
 }

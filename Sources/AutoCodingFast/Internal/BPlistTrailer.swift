@@ -2,23 +2,24 @@
 ///
 /// Every guard on the trailer lives here, so that the rest of the reader can trust its numbers:
 /// widths are 1...8, the object count is within the options' limit, the top object exists, and the offset
-/// table lies wholly between the 8-byte header and the trailer.
-struct BPlistTrailer: Sendable, Hashable {
-    static let size = 32
-    static let magic: [UInt8] = Array("bplist00".utf8)
+/// table lies wholly between the 8-byte header and the trailer. `package` so that the tests' support module
+/// reads the trailers of the plists the writer makes with this same parser.
+package struct BPlistTrailer: Sendable, Hashable {
+    package static let size = 32
+    package static let magic: [UInt8] = Array("bplist00".utf8)
 
     /// Width of each offset-table entry.
-    var offsetIntSize: Int
+    package var offsetIntSize: Int
     /// Width of each object reference inside arrays and dictionaries.
-    var objectRefSize: Int
+    package var objectRefSize: Int
     /// Number of objects (and of offset-table entries).
-    var objectCount: Int
+    package var objectCount: Int
     /// The object number of the root value.
-    var topObject: Int
+    package var topObject: Int
     /// Where the offset table starts; objects live in `8..<offsetTableOffset`.
-    var offsetTableOffset: Int
+    package var offsetTableOffset: Int
 
-    init(parsing bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
+    package init(parsing bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
         let length = bytes.count
         guard length <= options.maxInputBytes else {
             throw ArchiveError(.limitExceeded, "input of \(length) bytes exceeds maxInputBytes \(options.maxInputBytes)")
@@ -44,7 +45,7 @@ struct BPlistTrailer: Sendable, Hashable {
             throw ArchiveError(.corruptTrailer, "object reference width \(objectRefSize) is not 1...8")
         }
         guard count >= 1 else { throw ArchiveError(.corruptTrailer, "the trailer declares no objects") }
-        guard count <= UInt64(options.maxObjectCount) else {
+        guard count <= UInt64(clamping: options.maxObjectCount) else {
             throw ArchiveError(
                 .limitExceeded, "the trailer declares \(count) objects, above maxObjectCount \(options.maxObjectCount)")
         }
@@ -59,9 +60,9 @@ struct BPlistTrailer: Sendable, Hashable {
         guard tableOffset >= 9, tableOffset < UInt64(t) else {
             throw ArchiveError(.corruptTrailer, "offset table at \(tableOffset) is outside 9..<\(t)")
         }
-        // count * width fits: count ≤ maxObjectCount and width ≤ 8.
-        let tableEnd = tableOffset + count * UInt64(offsetIntSize)
-        guard tableEnd <= UInt64(t) else {
+        // Checked: a caller may raise maxObjectCount to anything, and the count is the file's to choose.
+        let (tableBytes, overflow) = count.multipliedReportingOverflow(by: UInt64(offsetIntSize))
+        guard !overflow, tableBytes <= UInt64(t) - tableOffset else {
             throw ArchiveError.truncated("the offset table of \(count) entries", at: Int(tableOffset))
         }
         objectCount = Int(count)
@@ -69,7 +70,7 @@ struct BPlistTrailer: Sendable, Hashable {
         offsetTableOffset = Int(tableOffset)
     }
 
-    init(offsetIntSize: Int, objectRefSize: Int, objectCount: Int, topObject: Int, offsetTableOffset: Int) {
+    package init(offsetIntSize: Int, objectRefSize: Int, objectCount: Int, topObject: Int, offsetTableOffset: Int) {
         self.offsetIntSize = offsetIntSize
         self.objectRefSize = objectRefSize
         self.objectCount = objectCount

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OrderedCollections
 
 /// Writes a value tree as a binary property list in linear time.
 ///
@@ -42,38 +43,113 @@ struct BPlistWriter {
     private var containerRefs = 0
     private var containerHeaders = 0
 
+    /// Writes `value`, refusing containers nested deeper than `depthLimit` (the rule of
+    /// ``ArchiveReadingOptions/containerDepthLimit``, so that what is written reads back).
+    static func write(_ value: ArchiveValue, depthLimit: Int) throws(ArchiveError) -> [UInt8] {
+        var writer = BPlistWriter()
+        try writer.flatten(value, depthLimit: depthLimit)
+        return writer.serialize()
+    }
+
+    /// Writes `value` whatever its depth (for callers that cannot throw; the walk costs no stack).
     static func write(_ value: ArchiveValue) -> [UInt8] {
         var writer = BPlistWriter()
-        _ = writer.flatten(value)
+        do {
+            try writer.flatten(value, depthLimit: .max)
+        } catch {
+            // No limit: flattening has nothing else to refuse.
+        }
         return writer.serialize()
     }
 
     // MARK: Pass one
 
-    private mutating func flatten(_ value: ArchiveValue) -> Int {
+    /// A container whose children are being numbered. The tree is walked with this explicit stack, depth
+    /// first, so objects get the numbers a recursive walk would give (a container, then each key and
+    /// value in order) and nesting costs heap, never call stack.
+    private struct Frame {
+        var elements: [ArchiveValue]
+        var entries: OrderedDictionary<String, ArchiveValue>
+        let isDictionary: Bool
+        /// The first of the container's reference slots in `refs`.
+        let start: Int
+        let count: Int
+        var next = 0
+    }
+
+    private mutating func flatten(_ root: ArchiveValue, depthLimit: Int) throws(ArchiveError) {
+        var frames: [Frame] = []
+        _ = try number(root, frames: &frames, depthLimit: depthLimit)
+        // The innermost container's children are numbered in a tight loop; the walk leaves it only to descend
+        // into a child container (pushed by `number`) and comes back to it when that one is done.
+        frames: while let i = frames.indices.last {
+            let start = frames[i].start
+            let count = frames[i].count
+            var next = frames[i].next
+            if frames[i].isDictionary {
+                let entries = frames[i].entries
+                while next < count {
+                    refs[start + next] = flattenString(entries.keys[next])
+                    let value = entries.values[next]
+                    next += 1
+                    if value.isContainer {
+                        frames[i].next = next
+                        refs[start + count + next - 1] = try number(value, frames: &frames, depthLimit: depthLimit)
+                        continue frames
+                    }
+                    refs[start + count + next - 1] = flattenScalar(value)
+                }
+            } else {
+                let elements = frames[i].elements
+                while next < count {
+                    let element = elements[next]
+                    next += 1
+                    if element.isContainer {
+                        frames[i].next = next
+                        refs[start + next - 1] = try number(element, frames: &frames, depthLimit: depthLimit)
+                        continue frames
+                    }
+                    refs[start + next - 1] = flattenScalar(element)
+                }
+            }
+            frames.removeLast()
+        }
+    }
+
+    /// The object number of `value`: a scalar is numbered (or found) at once; a container is numbered, its
+    /// reference slots reserved, and a frame pushed for its children.
+    private mutating func number(_ value: ArchiveValue, frames: inout [Frame], depthLimit: Int) throws(ArchiveError)
+        -> Int
+    {
+        let number = objects.count
+        let frame: Frame
         switch value {
         case .array(let elements):
-            let number = objects.count
             objects.append(.array(start: refs.count, count: elements.count))
-            let start = refs.count
+            frame = Frame(elements: elements, entries: [:], isDictionary: false, start: refs.count, count: elements.count)
             refs.append(contentsOf: repeatElement(0, count: elements.count))
-            for (i, element) in elements.enumerated() { refs[start + i] = flatten(element) }
             containerRefs += elements.count
             containerHeaders += Self.headerSize(count: elements.count)
-            return number
         case .dictionary(let entries):
-            let number = objects.count
             let n = entries.count
             objects.append(.dictionary(start: refs.count, count: n))
-            let start = refs.count
+            frame = Frame(elements: [], entries: entries, isDictionary: true, start: refs.count, count: n)
             refs.append(contentsOf: repeatElement(0, count: 2 * n))
-            for (i, (key, element)) in entries.enumerated() {
-                refs[start + i] = flattenString(key)
-                refs[start + n + i] = flatten(element)
-            }
             containerRefs += 2 * n
             containerHeaders += Self.headerSize(count: n)
-            return number
+        default:
+            return flattenScalar(value)
+        }
+        // The container just numbered sits at depth frames.count + 1.
+        guard frames.count < depthLimit else { throw ArchiveError.depthLimitExceeded(depthLimit, writing: true) }
+        frames.append(frame)
+        return number
+    }
+
+    private mutating func flattenScalar(_ value: ArchiveValue) -> Int {
+        switch value {
+        case .array, .dictionary:
+            preconditionFailure("containers are numbered by number(_:frames:depthLimit:)")
         case .string(let s):
             return flattenString(s)
         case .uid(let u):
@@ -94,7 +170,7 @@ struct BPlistWriter {
             integers[v] = objects.count
             return appendScalar(value)
         case .unsignedInteger(let v):
-            if let signed = Int64(exactly: v) { return flatten(.integer(signed)) }
+            if let signed = Int64(exactly: v) { return flattenScalar(.integer(signed)) }
             if let existing = largeIntegers[v] { return existing }
             largeIntegers[v] = objects.count
             return appendScalar(value)

@@ -33,18 +33,47 @@ final class LazyRecordTable {
         self.storage = storage
         trailer = try BPlistTrailer(parsing: storage.raw, options: options)
         reader = BPlistIndex(recordReaderFor: trailer)
-        depthLimit = min(max(options.depthLimit, 1), Int(UInt16.max) - 2)
+        depthLimit = options.containerDepthLimit
         expandedNodeLimit = options.maxExpandedNodeCount
     }
 
     // MARK: Records
 
-    /// The validated record of bplist object `object` (which must be below the trailer's count).
+    /// The validated record of bplist object `object` (which must be below the trailer's count). A dictionary
+    /// is validated with its keys, so that no lookup answers from a dictionary the whole-file reader refuses.
     func record(_ object: Int) throws(ArchiveError) -> BPlistIndex.Record {
         if let known = records[object] { return known }
         let record = try BPlistIndex.record(object: object, in: raw, trailer: trailer)
+        if record.kind == .dictionary { try checkKeys(of: object, record) }
         records[object] = record
         return record
+    }
+
+    /// Every key of dictionary `object` is a string, and none appears twice (``BPlistIndex/insertUnique``, the
+    /// rule of the whole-file reader). Key records are parsed here, not through ``record(_:)``: a key that is
+    /// itself a dictionary is an error, so checking one never recurses.
+    private func checkKeys(of object: Int, _ record: BPlistIndex.Record) throws(ArchiveError) {
+        let n = Int(record.count)
+        var seen = OrderedDictionary<String, Void>(minimumCapacity: min(n, 256 * 1024))
+        for i in 0..<n {
+            let key = try ref(object, record, i)
+            let keyRecord: BPlistIndex.Record
+            if let known = records[key] {
+                keyRecord = known
+            } else {
+                keyRecord = try BPlistIndex.record(object: key, in: raw, trailer: trailer)
+            }
+            guard keyRecord.kind == .asciiString || keyRecord.kind == .utf16String else {
+                throw Self.keyError(object, key, keyRecord)
+            }
+            records[key] = keyRecord
+            try BPlistIndex.insertUnique((), forKey: string(keyRecord), into: &seen, object: object)
+        }
+    }
+
+    private static func keyError(_ object: Int, _ key: Int, _ keyRecord: BPlistIndex.Record) -> ArchiveError {
+        ArchiveError.unexpectedType(
+            "dictionary object \(object) has a key (object \(key)) that is a \(keyRecord.kind), not a string")
     }
 
     /// The object number of element `i` of array `object`, or of key `i` (value `count + i`) of a dictionary.
@@ -64,8 +93,7 @@ final class LazyRecordTable {
         let key = try ref(object, record, i)
         let keyRecord = try self.record(key)
         guard keyRecord.kind == .asciiString || keyRecord.kind == .utf16String else {
-            throw ArchiveError.unexpectedType(
-                "dictionary object \(object) has a key (object \(key)) that is a \(keyRecord.kind), not a string")
+            throw Self.keyError(object, key, keyRecord)
         }
         return keyRecord
     }
@@ -183,9 +211,7 @@ final class LazyRecordTable {
             return .string(string(record))
         case .array, .dictionary:
             guard depth <= depthLimit else {
-                throw ArchiveError(
-                    .depthLimitExceeded,
-                    "containers nest deeper than the depth limit \(depthLimit) at object \(object)")
+                throw ArchiveError.depthLimitExceeded(depthLimit, writing: false, at: " at object \(object)")
             }
             guard path.insert(object).inserted else {
                 throw ArchiveError(.referenceCycle, "object \(object) contains itself")
@@ -204,9 +230,7 @@ final class LazyRecordTable {
             for i in 0..<n {
                 let key = string(try self.key(object, record, i))
                 let element = try value(at: ref(object, record, n + i), depth: depth + 1, path: &path, budget: &budget)
-                guard entries.updateValue(element, forKey: key) == nil else {
-                    throw ArchiveError(.invalidObject, "dictionary object \(object) has the key \"\(key)\" twice")
-                }
+                try BPlistIndex.insertUnique(element, forKey: key, into: &entries, object: object)
             }
             return .dictionary(entries)
         }

@@ -18,6 +18,14 @@ struct TypedstreamReader {
     static let lastTag: Int8 = -111
     /// Reference numbers are stored biased by this, so that the first ones fit in the head byte.
     static let firstReferenceNumber: Int64 = -110
+    /// The most events one input byte may produce, on top of ``eventAllowance``. Values of `!`, empty structs
+    /// and the brackets of arrays and structs take no bytes, so without this a 29-byte `[67108800!]` would
+    /// make 67 million events (2.9 GB). Real streams make at most about 2.5 per byte (arrays of rects).
+    static let eventsPerInputByte = 4
+    /// Events any stream may produce whatever its size.
+    static let eventAllowance = 4096
+    /// Extents, node indices and reference numbers are 32-bit: the largest stream read.
+    static let maxInputBytes = Int(Int32.max)
 
     private enum Frame {
         case group(next: Int32)
@@ -41,11 +49,26 @@ struct TypedstreamReader {
     private var frames: [Frame] = []
     /// Objects, arrays and structs open (groups are not counted: one is always open inside an object).
     private var depth = 0
+    /// The most events this stream may produce: ``ArchiveReadingOptions/maxExpandedNodeCount``, and no more
+    /// than ``eventsPerInputByte`` per input byte.
+    private let eventLimit: Int
 
     init(bytes: [UInt8], options: ArchiveReadingOptions) {
         self.bytes = bytes
         self.options = options
         self.position = 0
+        // Cannot overflow: the input is checked against `maxInputBytes` (2³¹) before any event is read.
+        let budget = min(bytes.count, Self.maxInputBytes) * Self.eventsPerInputByte + Self.eventAllowance
+        self.eventLimit = min(options.maxExpandedNodeCount, budget)
+    }
+
+    /// The error for a stream that makes more events than ``eventLimit``, naming both budgets.
+    private func eventLimitError(_ what: String) -> ArchiveError {
+        ArchiveError(
+            .limitExceeded,
+            "\(what) at offset \(position) exceeds the event budget of \(eventLimit) (\(Self.eventsPerInputByte) per "
+                + "input byte, at most maxExpandedNodeCount \(options.maxExpandedNodeCount))"
+        )
     }
 
     /// Whether `bytes` start with a typedstream header of any streamer version.
@@ -57,10 +80,11 @@ struct TypedstreamReader {
     }
 
     mutating func read() throws(ArchiveError) -> Typedstream {
-        guard bytes.count <= options.maxInputBytes else {
+        guard bytes.count <= min(options.maxInputBytes, Self.maxInputBytes) else {
             throw ArchiveError(
                 .limitExceeded,
-                "input of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes)"
+                "input of \(bytes.count) bytes exceeds maxInputBytes \(options.maxInputBytes) "
+                    + "(typedstreams are read up to \(Self.maxInputBytes) bytes: their extents are 32-bit)"
             )
         }
         guard Self.hasSignature(bytes) else {
@@ -91,14 +115,8 @@ struct TypedstreamReader {
     // MARK: - The event loop
 
     private mutating func readEvents() throws(ArchiveError) {
-        let eventLimit = options.maxExpandedNodeCount
         while true {
-            guard events.count <= eventLimit else {
-                throw ArchiveError(
-                    .limitExceeded,
-                    "more than \(eventLimit) events (maxExpandedNodeCount) at offset \(position)"
-                )
-            }
+            guard events.count <= eventLimit else { throw eventLimitError("more than \(eventLimit) events") }
             guard let frame = frames.last else {
                 // Top level: groups until the end of the data.
                 if position == bytes.count { return }
@@ -269,11 +287,9 @@ struct TypedstreamReader {
                         at: position
                     )
                 }
-                guard node.count <= options.maxExpandedNodeCount - events.count else {
-                    throw ArchiveError(
-                        .limitExceeded,
-                        "array of \(node.count) elements at offset \(position) exceeds maxExpandedNodeCount"
-                    )
+                // Checked before the first element, so an array of empty elements fails at once, unallocated.
+                guard node.count <= eventLimit - events.count else {
+                    throw eventLimitError("array of \(node.count) elements")
                 }
                 events.append(.beginArray(encoding, count: node.count))
                 try enter()
@@ -355,11 +371,14 @@ struct TypedstreamReader {
         throws(ArchiveError) -> Int
     {
         let offset = position - 1
-        let number = try readInteger(head: head, signed: true, what: what) - Self.firstReferenceNumber
-        guard number >= 0, number < count else {
+        let stored = try readInteger(head: head, signed: true, what: what)
+        // A stored number near Int64.max has no reference number: the bias would overflow.
+        let (number, overflow) = stored.subtractingReportingOverflow(Self.firstReferenceNumber)
+        guard !overflow, number >= 0, number < count else {
+            let name = overflow ? "stored as \(stored)" : "#\(number)"
             throw ArchiveError(
                 .invalidReference,
-                "\(what) #\(number) at offset \(offset) is outside the \(count) \(table) read so far"
+                "\(what) \(name) at offset \(offset) is outside the \(count) \(table) read so far"
             )
         }
         return Int(number)

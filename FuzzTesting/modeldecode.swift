@@ -1,4 +1,4 @@
-// Codable and @AutoCoding decode into models, from untrusted bytes.
+// Codable and @AutoCoding decode into models (FuzzTesting/Models.swift), from untrusted bytes: `scripts/fuzz.sh modeldecode`.
 import AutoCoding
 import Foundation
 

@@ -1,22 +1,22 @@
-// The commands are the `_AutoCodingCommands` library; until the package declares it, these tests build empty.
-#if canImport(_AutoCodingCommands)
 import Foundation
 import Testing
 
-@testable import _AutoCodingCommands
-
 /// Runs the built `autocoding` executable and collects what it printed.
-enum CLI {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+package enum CLI {
+    /// What one run of the executable gave.
+    package struct Result {
+        /// The exit status.
+        package var status: Int32
+        /// Everything written to standard output.
+        package var stdout: String
+        /// Everything written to standard error.
+        package var stderr: String
 
         /// Standard output's lines, without the empty one after the last newline.
-        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        package var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 
         /// Each line of standard output parsed as a JSON object.
-        func records() throws -> [[String: Any]] {
+        package func records() throws -> [[String: Any]] {
             try lines.map { line in
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
                 return try #require(object as? [String: Any], "not a JSON object: \(line)")
@@ -26,7 +26,7 @@ enum CLI {
 
     /// The executable: `$AUTOCODING_BIN`, else `autocoding` beside the test bundle (SwiftPM puts both in its
     /// bin directory), else the one in `swift build --show-bin-path`.
-    static let executable: URL? = {
+    package static let executable: URL? = {
         let manager = FileManager.default
         if let path = ProcessInfo.processInfo.environment["AUTOCODING_BIN"], manager.isExecutableFile(atPath: path) {
             return URL(fileURLWithPath: path)
@@ -48,7 +48,7 @@ enum CLI {
         let swift = Process()
         swift.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         swift.arguments = ["swift", "build", "--show-bin-path"]
-        swift.currentDirectoryURL = packageRoot
+        swift.currentDirectoryURL = PackagePaths.root
         let pipe = Pipe()
         swift.standardOutput = pipe
         swift.standardError = FileHandle.nullDevice
@@ -62,13 +62,18 @@ enum CLI {
 
     /// Runs `autocoding arguments…` with standard input from `input` (empty by default), standard output and
     /// standard error captured through files (never a terminal).
-    static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> Result {
+    package static func run(_ arguments: [String], input: String = "", in directory: URL? = nil) throws -> Result {
+        try run(arguments, stdin: Data(input.utf8), in: directory)
+    }
+
+    /// Runs `autocoding arguments…` with `stdin` (bytes) as standard input.
+    package static func run(_ arguments: [String], stdin: Data, in directory: URL? = nil) throws -> Result {
         let executable = try #require(executable, "the autocoding executable was not found; build it first")
         let scratch = try TemporaryDirectory()
         let out = scratch.url.appendingPathComponent("stdout")
         let err = scratch.url.appendingPathComponent("stderr")
         let inp = scratch.url.appendingPathComponent("stdin")
-        try Data(input.utf8).write(to: inp)
+        try stdin.write(to: inp)
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
@@ -92,40 +97,4 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self)
         )
     }
-
-    /// The package's root directory.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// The engine's committed fixtures.
-    static let fixtures = packageRoot.appendingPathComponent("Tests/AutoCodingFastTests/Fixtures")
-
-    /// The shared corpus beside the package, when present.
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-
-    static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus.appendingPathComponent("apple").path) }
 }
-
-/// A fresh directory under the system's temporary directory, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("autocoding-cli-tests-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
-/// Writes a small sample set (archives, other files, messages.db) with the generator, in process.
-func makeSamples(count: Int = 24, rows: Int = 12) throws -> TemporaryDirectory {
-    let directory = try TemporaryDirectory()
-    let command = try Sample.parse(
-        ["-o", directory.url.path, "--count", String(count), "--rows", String(rows), "--quiet"])
-    try command.run()
-    return directory
-}
-#endif
