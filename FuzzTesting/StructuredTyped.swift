@@ -10,6 +10,8 @@ import Foundation
 struct GeneratedStream {
     var bytes: [UInt8]
     var graph: TypedGraph
+    /// Whether bytes were spliced or patched after writing (else `bytes` is the writer's output).
+    var patched: Bool
 }
 
 struct TypedstreamBuilder {
@@ -34,6 +36,7 @@ struct TypedstreamBuilder {
             systemVersion: program.chance(16) ? program.int64() : program.pick([1000, 930, 1000])
         )
         var bytes = graph.typedstreamBytes()
+        let unpatched = bytes
         if program.chance(16), bytes.count > 16 {
             // A tagged 8-byte integer (0x87) spliced in where a shared string, a reference or a count is read: the
             // writer numbers shared strings itself, so only a splice makes a reference number near Int64.max.
@@ -48,7 +51,7 @@ struct TypedstreamBuilder {
                 bytes[at] = program.chance(128) ? program.byte() : bytes[at] ^ (1 << UInt8(program.int(below: 8)))
             }
         }
-        return GeneratedStream(bytes: bytes, graph: graph)
+        return GeneratedStream(bytes: bytes, graph: graph, patched: bytes != unpatched)
     }
 
     // MARK: Objects

@@ -8,6 +8,7 @@
 //                (LazyKeyedArchive.values(at:)) and eagerly (ArchiveGraph.values(at:)), or both fail; if the eager
 //                read refuses the archive, a lazy walk of `$top[*]` that touched every object must refuse it too;
 //                KeyedArchiveDecoder decodes the same model from the lazy table and from the validated view
+//   writer-reader the checked writer (binaryPlist(readableWith:)) refuses exactly what the reader refuses
 //   json-fixed   JSON → graph → JSON is a fixed point, and JSON → archive → JSON too (what `json` then `encode`
 //                do); the archive is an equivalent graph; a plain property list's JSON reads back identical
 @testable import _AutoCodingCommands
@@ -48,6 +49,23 @@ func compare(_ generated: GeneratedArchive) {
         violated("libplist", "the libplist backend accepts what the native reader rejects (\(generated.writer)): \(error)")
     default:
         break
+    }
+
+    // The writers' checked form refuses exactly what the reader refuses (and otherwise writes the same bytes).
+    if generated.writer == "binary", enabled("writer-reader") {
+        stage("checked writer", input: n) {
+            let checked = Result { () throws(ArchiveError) in try generated.archive.binaryPlist(readableWith: commandOptions) }
+            switch (checked, native) {
+            case (.success(let written), .success):
+                if written != bytes { violated("writer-reader", "binaryPlist(readableWith:) wrote other bytes than binaryPlist()") }
+            case (.success, .failure(let error)):
+                violated("writer-reader", "binaryPlist(readableWith:) wrote what the reader refuses: \(error)")
+            case (.failure(let error), .success):
+                violated("writer-reader", "binaryPlist(readableWith:) refuses what the reader reads: \(error)")
+            case (.failure, .failure):
+                break
+            }
+        }
     }
 
     // A plain value's JSON reads back identical.

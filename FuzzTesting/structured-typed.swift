@@ -2,7 +2,8 @@
 // (StructuredTyped.swift), which then goes through every typedstream entry point and the code of every command
 // that reads one:
 //
-//   engine       Typedstream(bytes:), typedstreamBytes(byteOrder:) read back equal (both byte orders)
+//   engine       Typedstream(bytes:), typedstreamBytes(byteOrder:) read back equal (both byte orders); the checked
+//                writer (TypedGraph.typedstreamBytes(readableWith:)) refuses exactly what the reader refuses
 //   graph        TypedGraph(stream:), TypedObject.foundation of every object, TypedGraph.typedstreamBytes() read back
 //   convert      keyedArchiveGraph() → binaryPlist (Convert.run --to keyed) → ArchiveGraph(bytes:), and its JSON
 //   unarchiver   TypedstreamUnarchiver(forReadingWith:).decodeObject() until the end
@@ -29,7 +30,28 @@ public func fuzzStructuredTyped(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         dump(generated.bytes)
         // The generator's graph holds cycles too.
         defer { stage("release", input: input.count) { release(generated.graph) } }
+        if !generated.patched { checkWriter(generated) }
         exercise(generated.bytes)
+    }
+}
+
+/// The writer's checked form refuses exactly what the reader refuses, and otherwise writes the same bytes.
+func checkWriter(_ generated: GeneratedStream) {
+    guard enabled("writer-reader") else { return }
+    let n = generated.bytes.count
+    stage("checked writer", input: n) {
+        let checked = Result { () throws(ArchiveError) in try generated.graph.typedstreamBytes(readableWith: commandOptions) }
+        let read = Result { () throws(ArchiveError) in try Typedstream(bytes: generated.bytes, options: commandOptions) }
+        switch (checked, read) {
+        case (.success(let written), .success):
+            if written != generated.bytes { violated("writer-reader", "typedstreamBytes(readableWith:) wrote other bytes than typedstreamBytes()") }
+        case (.success, .failure(let error)):
+            violated("writer-reader", "typedstreamBytes(readableWith:) wrote what the reader refuses: \(error)")
+        case (.failure(let error), .success):
+            violated("writer-reader", "typedstreamBytes(readableWith:) refuses what the reader reads: \(error)")
+        case (.failure, .failure):
+            break
+        }
     }
 }
 

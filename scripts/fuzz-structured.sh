@@ -9,8 +9,9 @@
 #   scripts/fuzz-structured.sh run TARGET SECONDS [flags] fuzz one target for SECONDS (0: replay the files given)
 #   scripts/fuzz-structured.sh smoke [SECONDS]            every target for SECONDS (default 60) under ASan
 #   scripts/fuzz-structured.sh campaign [RUNS]            every target for RUNS executions (default 10,000,000)
-#                                                         without ASan, then a short ASan run; prints the
-#                                                         execution counts and coverage (cov:/ft:) of each
+#                                                         without ASan, then a short ASan run (all targets at
+#                                                         once, fork mode); prints executions and cov:/ft: of each
+#   scripts/fuzz-structured.sh triage                     group every target's artifacts by oracle and place
 #   scripts/fuzz-structured.sh minimize TARGET CRASH      -minimize_crash=1 on one artifact
 #
 # Targets (FuzzTesting/structured-<target>.swift, with FuzzTesting/Structured*.swift):
@@ -194,20 +195,37 @@ smoke)
     done
     ;;
 campaign)
+    # Every target for RUNS executions (or FUZZ_MAX_SECONDS, default a day) without ASan, all targets at once, in
+    # fork mode so that a finding is saved and the run goes on (-ignore_crashes); then FUZZ_ASAN_SECONDS (default
+    # 300) of each under ASan, all at once. Prints each run's executions, coverage and features, and artifacts.
     runs=${1:-10000000}
-    asan_seconds=${FUZZ_ASAN_SECONDS:-300}
     mkdir -p "$base/logs"
+    keep=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+    for v in fast asan; do
+        set_variant "$v"
+        link_collections
+        build_libraries
+        build_commands
+        for t in "${targets[@]}"; do build_target "$t"; done
+        for t in "${targets[@]}"; do
+            if [[ $v == fast ]]; then
+                run "$t" "${FUZZ_MAX_SECONDS:-86400}" -runs="$runs" "${keep[@]}" >"$base/logs/campaign-$v-$t.log" 2>&1 &
+            else
+                run "$t" "${FUZZ_ASAN_SECONDS:-300}" "${keep[@]}" >"$base/logs/campaign-$v-$t.log" 2>&1 &
+            fi
+        done
+        wait
+        for t in "${targets[@]}"; do summary "$t" "$base/logs/campaign-$v-$t.log"; done
+    done
+    ;;
+triage)
     set_variant fast
     for t in "${targets[@]}"; do
-        log=$base/logs/campaign-$t.log
-        run "$t" "${FUZZ_MAX_SECONDS:-86400}" -runs="$runs" >"$log" 2>&1 || true
-        summary "$t" "$log"
-    done
-    set_variant asan
-    for t in "${targets[@]}"; do
-        log=$base/logs/campaign-asan-$t.log
-        run "$t" "$asan_seconds" >"$log" 2>&1 || true
-        summary "$t" "$log"
+        dir=$base/crashes/structured-$t
+        [[ -n $(ls -A "$dir" 2>/dev/null) ]] || continue
+        echo "== $t"
+        build_target "$t"
+        python3 scripts/fuzz-triage.py "$out/bin/fuzz-structured-$t" "$dir"/*
     done
     ;;
 minimize)
