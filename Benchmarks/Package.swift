@@ -13,15 +13,15 @@ let root = String(Context.packageDirectory.split(separator: "/").dropLast().last
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [
-        .package(path: "../"),
-        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
     products: [
         // The comparison runner: every decode and encode path against swift-corelibs-foundation and libplist on
         // the same bytes, in one run (`swift run -c release autocoding-bench`; `--quick` is the smoke run).
         .executable(name: "autocoding-bench", targets: ["ComparisonRunner"]),
+    ],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .executableTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job, on data the project makes itself: builds the `autocoding` tool (release), writes a deterministic
 # sample set (keyed archives of eight kinds, a few files that are not archives, a chat.db-like SQLite database
-# of archive blobs), then decodes it all with `batch`: a progress bar on a terminal, a summary at the end, the
+# of archive blobs, a chat.db with the real Messages schema), then decodes it all with `batch` and `messages`: a progress bar on a terminal, a summary at the end, the
 # NDJSON records in files beside the samples. No network and no files from outside the repository.
 #
 #   COUNT=10000 JOBS=2 scripts/demo.sh     # defaults: COUNT=5000, JOBS = the number of cores
@@ -23,6 +23,10 @@ echo "== the attributedBody blobs of messages.db"
 "$bin" batch --sqlite "$out/messages.db" --jobs "$jobs" -o "$out/messages.ndjson" \
     --query "SELECT ROWID, guid, handle_id, date, attributedBody FROM message"
 head -n 1 "$out/messages.ndjson"
+
+echo "== the messages of chat.db (the real schema: typedstream bodies, edits, unsends, attachments)"
+"$bin" messages "$out/chat.db" > "$out/chat.ndjson"
+head -n 1 "$out/chat.ndjson"
 
 echo "== files that are not archives: one record each, not fatal (exit status 1, since they did not decode)"
 status=0

@@ -148,8 +148,9 @@ struct ModelInference {
     mutating func observe(_ graph: ArchiveGraph, archive: String) {
         var seen = Set<ObjectIdentifier>()
         var work: [ArchivedObject] = []
+        let memo = InferenceMemo()
         func type(of value: ArchivedValue) -> InferredType? {
-            infer(value, enqueue: { object in
+            infer(value, memo: memo, enqueue: { object in
                 if seen.insert(ObjectIdentifier(object)).inserted { work.append(object) }
             })
         }
@@ -160,9 +161,13 @@ struct ModelInference {
         func foundationObjects(in value: ArchivedValue) -> [ObjectIdentifier] {
             var found: [ObjectIdentifier] = []
             var pending = [value]
+            // In-place arrays may share storage (a binary plist's shared children): look inside each once.
+            var seenArrays = Set<StorageIdentity>()
             while let next = pending.popLast() {
                 switch next {
-                case .array(let values): pending += values
+                case .array(let values):
+                    if let storage = StorageIdentity(values), !seenArrays.insert(storage).inserted { continue }
+                    pending += values
                 case .dictionary(let entries): pending += entries.values
                 case .object(let object) where Self.foundationClasses.contains(object.className):
                     let id = ObjectIdentifier(object)
@@ -212,17 +217,40 @@ struct ModelInference {
         "NSMutableArray", "NSSet", "NSMutableSet", "NSMutableDictionary", "NSMutableString", "NSMutableData",
     ]
 
+    /// Collection types nest at most this deep; deeper nesting is ``InferredType/mixed(_:)``. It bounds the
+    /// recursion of ``infer(_:nested:depth:memo:enqueue:)``, which the input would otherwise choose.
+    static let maxTypeDepth = 32
+
+    /// The types already inferred for collections, so that a collection reached from many places (a DAG of
+    /// NSArrays, each holding the next twice) is looked at once, and one that holds itself ends.
+    final class InferenceMemo {
+        var objects: [ObjectIdentifier: InferredType] = [:]
+        var arrays: [StorageIdentity: InferredType] = [:]
+        var inProgress: Set<ObjectIdentifier> = []
+    }
+
     /// The type of one value (nil for `$null`); objects of generated classes are handed to `enqueue`.
     /// `nested` is true inside a collection, where a mutable or set class has no Swift form and makes the
     /// type ``InferredType/mixed(_:)``, so that the field keeps the archived value.
-    private func infer(_ value: ArchivedValue, nested: Bool = false, enqueue: (ArchivedObject) -> Void) -> InferredType? {
+    ///
+    /// Recursive along collections only, with a depth check before each call (``maxTypeDepth``), and memoized
+    /// per collection object and per in-place array storage, so its cost is linear in the graph.
+    private func infer(
+        _ value: ArchivedValue, nested: Bool = false, depth: Int = 0, memo: InferenceMemo,
+        enqueue: (ArchivedObject) -> Void
+    ) -> InferredType? {
         func elements(_ values: [ArchivedValue]) -> InferredType {
-            values.reduce(InferredType.none) {
-                $0.unified(with: infer($1, nested: true, enqueue: enqueue) ?? .mixed(["null"]))
+            guard depth < Self.maxTypeDepth else { return .mixed(["collections nested deeper than \(Self.maxTypeDepth)"]) }
+            let storage = StorageIdentity(values)
+            if let storage, let known = memo.arrays[storage] { return known }
+            let type = values.reduce(InferredType.none) {
+                $0.unified(with: infer($1, nested: true, depth: depth + 1, memo: memo, enqueue: enqueue) ?? .mixed(["null"]))
             }
+            if let storage { memo.arrays[storage] = type }
+            return type
         }
         if nested, let name = value.object?.className, Self.formClasses.contains(name) {
-            _ = infer(value, enqueue: enqueue)  // Its elements' classes are still generated.
+            _ = infer(value, depth: depth, memo: memo, enqueue: enqueue)  // Its elements' classes are still generated.
             return .mixed(["\(name) in a collection"])
         }
         switch value {
@@ -231,26 +259,41 @@ struct ModelInference {
         case .array(let values): return .array(elements(values))
         case .dictionary(let entries): return .dictionary(elements(Array(entries.values)))
         case .object(let object):
+            let id = ObjectIdentifier(object)
+            if let known = memo.objects[id] { return known }
             switch object.className {
             case "NSString", "NSMutableString": return .string
             case "NSDate": return .date
             case "NSData", "NSMutableData": return .data
             case "NSURL": return .url
             case "NSUUID": return .uuid
-            case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
-                guard case .array(let values)? = object["NS.objects"] else { return .mixed([object.className]) }
-                return .array(elements(values))
-            case "NSDictionary", "NSMutableDictionary":
-                guard case .array(let keys)? = object["NS.keys"], case .array(let values)? = object["NS.objects"],
-                    keys.allSatisfy({ $0.string != nil })
-                else { return .mixed([object.className]) }
-                return .dictionary(elements(values))
+            case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSDictionary", "NSMutableDictionary":
+                // A collection that holds itself (directly or not) has no finite type.
+                guard memo.inProgress.insert(id).inserted else { return .mixed(["\(object.className) holding itself"]) }
+                defer { memo.inProgress.remove(id) }
+                let type = collectionType(object, elements)
+                memo.objects[id] = type
+                return type
             case let name where Self.foundationClasses.contains(name):
                 return .mixed([name])
             default:
                 enqueue(object)
                 return .model(object.className)
             }
+        }
+    }
+
+    /// The type of an NSArray, NSSet or NSDictionary instance, from its `NS.objects` (and `NS.keys`).
+    private func collectionType(_ object: ArchivedObject, _ elements: ([ArchivedValue]) -> InferredType) -> InferredType {
+        switch object.className {
+        case "NSDictionary", "NSMutableDictionary":
+            guard case .array(let keys)? = object["NS.keys"], case .array(let values)? = object["NS.objects"],
+                keys.allSatisfy({ $0.string != nil })
+            else { return .mixed([object.className]) }
+            return .dictionary(elements(values))
+        default:
+            guard case .array(let values)? = object["NS.objects"] else { return .mixed([object.className]) }
+            return .array(elements(values))
         }
     }
 

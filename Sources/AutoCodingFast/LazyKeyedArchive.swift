@@ -46,7 +46,7 @@ public final class LazyKeyedArchive {
     /// The bplist object number of the `$objects` array.
     let objectsArray: Int
     /// The bplist object number of the `$top` dictionary.
-    let topDictionary: Int
+    package let topDictionary: Int
 
     /// The `$archiver` name.
     public let archiver: String

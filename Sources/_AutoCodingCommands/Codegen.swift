@@ -24,7 +24,7 @@ struct Codegen: ParsableCommand {
     @Option(name: .shortAndLong, help: "The Swift file to write (standard output when omitted).")
     var output: String?
 
-    @Argument(help: "Keyed archives (binary or XML).")
+    @Argument(help: "Keyed archives (binary or XML); '-' for standard input.")
     var files: [String]
 
     func run() throws {

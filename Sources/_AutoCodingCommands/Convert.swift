@@ -10,8 +10,10 @@ struct Convert: ParsableCommand {
             The input (binary or XML, archive or plain property list) is read strictly and written whole: \
             binary by the native writer (uniqued scalars, minimal widths), XML through libplist with UIDs as \
             CF$UID dictionaries. Keyed archives keep their $objects table as it is. A typedstream (NSArchiver) \
-            converts with --to keyed (or any --to) into an equivalent NSKeyedArchiver archive of its object \
-            graph: Foundation classes in their keyed forms, other classes with their typed values as $0, $1, ….
+            converts with --to keyed into an equivalent NSKeyedArchiver archive of its object graph: \
+            Foundation classes in their keyed forms, other classes with their typed values as $0, $1, …; with \
+            --to xml or binary into a plain property list of its Foundation values (NSString, NSNumber, \
+            NSArray, NSDictionary with string keys, NSData, NSDate), refused naming the class that has none.
 
             Exit status: 0 on success, 1 when the input cannot be read or the output written, 2 on a usage error.
             """
@@ -31,7 +33,7 @@ struct Convert: ParsableCommand {
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
-    @Argument(help: "A keyed archive or property list (binary or XML).")
+    @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
     func run() throws {
@@ -41,15 +43,15 @@ struct Convert: ParsableCommand {
         do {
             let input = try InputFiles.read(path, limit: options.maxInputBytes)
             if Typedstream.hasSignature(input) || to == .keyed {
-                // A typedstream's object graph as the equivalent keyed archive (binary plist).
-                bytes = try TypedGraph(bytes: input, options: options).keyedArchiveGraph().binaryPlist()
+                // keyed: the graph as an NSKeyedArchiver archive; xml/binary: a plain plist (TypedPropertyList.swift).
+                bytes = try TypedPropertyList.convert(input, to: to, options: options)
                 try writeOutput(bytes, to: output)
                 return
             }
             let value = try ArchiveValue(propertyList: input, options: options)
             // An archive must be a valid one: converting must not launder a broken archive into a new file.
             _ = try FileCheck.keyedArchive(value, options: options)
-            bytes = to == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+            bytes = to == .binary ? try value.binaryPropertyList(readableWith: options) : try value.xmlPropertyList()
         } catch {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
             throw ExitCode(1)

@@ -28,7 +28,7 @@ struct Encode: ParsableCommand {
     func run() throws {
         let bytes: [UInt8]
         do {
-            let json = path == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : try InputFiles.read(path)
+            let json = try InputFiles.read(path)
             bytes = try Self.encode(json: json, format: format)
         } catch {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
@@ -41,13 +41,13 @@ struct Encode: ParsableCommand {
     static func encode(json: [UInt8], format: ArchiveFile.Format) throws -> [UInt8] {
         if isArchiveGraph(json) {
             let archive = try ArchiveGraph(json: Data(json)).keyedArchive()
-            return format == .binary ? archive.binaryPlist() : try archive.xmlPlist()
+            return format == .binary ? try archive.binaryPlist(readableWith: ArchiveReadingOptions()) : try archive.xmlPlist()
         }
         guard let text = String(validating: json, as: UTF8.self) else {
             throw ArchiveJSONError("the JSON is not valid UTF-8")
         }
         let value = try ArchiveValue(json: text)
-        return format == .binary ? value.binaryPropertyList() : try value.xmlPropertyList()
+        return format == .binary ? try value.binaryPropertyList(readableWith: ArchiveReadingOptions()) : try value.xmlPropertyList()
     }
 
     /// Whether the JSON is an object whose first key is `$archiver` or `$top` (the graph form).

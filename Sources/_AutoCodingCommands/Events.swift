@@ -15,7 +15,7 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: "A typedstream file (signature streamtyped or typedstream).")
+    @Argument(help: "A typedstream file (signature streamtyped or typedstream), or '-' for standard input.")
     var path: String
 
     func run() throws {
@@ -26,6 +26,6 @@ struct Events: ParsableCommand {
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
             throw ExitCode(1)
         }
-        FileHandle.standardOutput.write(Data(stream.eventText().utf8))
+        FileHandle.standardOutput.write(Data(TerminalText.escaped(stream.eventText(), keepingNewlines: true).utf8))
     }
 }

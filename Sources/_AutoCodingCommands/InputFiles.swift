@@ -19,6 +19,11 @@ public enum InputFiles {
     public static func expand(_ paths: [String]) -> [String] {
         var result: [String] = []
         for path in paths {
+            // `-` is standard input, read as one input.
+            if path == ArchiveInput.standardInputName {
+                result.append(path)
+                continue
+            }
             var info = stat()
             guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
                 result.append(path)
@@ -58,52 +63,14 @@ public enum InputFiles {
         return result
     }
 
-    /// The whole file as bytes.
+    /// The whole file as bytes (`-`: standard input), at most the default `maxInputBytes`.
     public static func read(_ path: String) throws -> [UInt8] {
         try read(path, limit: ArchiveReadingOptions().maxInputBytes)
     }
 
-    /// The whole file as bytes, read with one buffer sized from `fstat`; a file above `limit` bytes throws
-    /// ``ArchiveError/Code-swift.struct/limitExceeded`` before it is read.
+    /// The whole file as bytes (`-`: standard input), read once; more than `limit` bytes throws
+    /// ``ArchiveError/Code-swift.struct/limitExceeded`` (see ``ArchiveInput``).
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
-        defer { _ = close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ArchiveFileError(path: path, operation: "stat", code: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ArchiveFileError(path: path, operation: "read", code: EISDIR) }
-        let size = Int(info.st_size)
-        if size > limit {
-            throw ArchiveError(.limitExceeded, "\(path) has \(size) bytes, above maxInputBytes \(limit)")
-        }
-        // st_size is a hint (files under /proc report 0, files grow): read until end of file, growing if needed.
-        var bytes = [UInt8](repeating: 0, count: max(size, 4096))
-        var count = 0
-        while true {
-            if count == bytes.count {
-                guard count <= limit else {
-                    throw ArchiveError(.limitExceeded, "\(path) has more than maxInputBytes \(limit) bytes")
-                }
-                bytes.append(contentsOf: repeatElement(0, count: min(max(count, 4096), limit + 1 - count)))
-            }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(fd, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ArchiveFileError(path: path, operation: "read", code: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        if count > limit { throw ArchiveError(.limitExceeded, "\(path) has more than maxInputBytes \(limit) bytes") }
-        bytes.removeSubrange(count...)
-        return bytes
+        try ArchiveInput.read(path, limit: limit)
     }
-}
-
-/// The POSIX `read`, under a name the `read` members above do not shadow.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

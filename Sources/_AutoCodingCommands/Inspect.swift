@@ -9,7 +9,9 @@ struct Inspect: ParsableCommand {
         discussion: """
             Each object prints once, as `Class #uid` with its fields below it; every later reference to it \
             (shared objects and cycles) prints as `↩︎ #uid Class`. The #uid is the object's index in the \
-            archive's $objects table. Strings and data are shortened. A plain property list prints as a tree \
+            archive's $objects table. Strings and data are shortened; a plain array or dictionary entry \
+            referenced again prints as `↩︎ #uid`, indentation stops growing after 32 levels, and the tree stops \
+            with an error past --max-output-bytes (default 100 × the input + 1 MiB). A plain property list prints as a tree \
             of its values.
 
             Exit status: 0 on success, 1 when the file cannot be read or is not a property list, 2 on a usage error.
@@ -22,50 +24,58 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print a table of classes and instance counts instead of the tree.")
     var classes = false
 
+    @Flag(help: "Print the object graph as Graphviz DOT (render it with: dot -Tpng -o graph.png).")
+    var dot = false
+
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
-    @Argument(help: "A keyed archive or property list (binary or XML).")
+    @OptionGroup var budget: OutputBudgetOption
+
+    @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more.") }
+        if dot && classes { throw ValidationError("--dot and --classes cannot be combined.") }
     }
 
     func run() throws {
         var options = ArchiveReadingOptions()
         options.backend = backend
-        let value: ArchiveValue
-        let archive: KeyedArchive?
+        let sink = OutputSink.standardOutput()
         do {
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+            let maxOutputBytes = budget.bytes(forInputBytes: bytes.count)
             if Typedstream.hasSignature(bytes) {
-                // A typedstream's tree is its event layer: nesting by indentation, `<reference to object #n>`.
-                let stream = try Typedstream(bytes: bytes, options: options)
-                FileHandle.standardOutput.write(Data(stream.eventText().utf8))
+                // Foundation-aware (InspectTypedstream.swift, InspectDot.swift); `events` prints the event layer.
+                try TypedTree.inspect(
+                    bytes, options: options, depth: depth, classes: classes, dot: dot, maxOutputBytes: maxOutputBytes)
                 return
             }
-            value = try ArchiveValue(propertyList: bytes, options: options)
-            archive = try FileCheck.keyedArchive(value, options: options)
+            let value = try ArchiveValue(propertyList: bytes, options: options)
+            let archive = try FileCheck.keyedArchive(value, options: options)
+            if dot { return try DotGraph.inspect(archive, path: path, maxDepth: depth) }
+            let tree = ArchiveTree(archive: archive, maxDepth: depth, maxOutputBytes: maxOutputBytes)
+            if let archive {
+                if classes {
+                    try sink.write(TerminalText.escaped(ArchiveTree.classTable(archive), keepingNewlines: true))
+                } else {
+                    try tree.write(to: sink)
+                }
+            } else {
+                if classes {
+                    try sink.write("plain \(value.typeName) property list: no classes\n")
+                } else {
+                    try tree.write(plain: value, to: sink)
+                }
+            }
+            try sink.flush()
         } catch {
+            try? sink.flush()
             StandardError.write("error: \(path): \(ErrorReport(error).reason)")
             throw ExitCode(1)
         }
-        let sink = OutputSink.standardOutput()
-        if let archive {
-            if classes {
-                try sink.write(ArchiveTree.classTable(archive))
-            } else {
-                try ArchiveTree(archive: archive, maxDepth: depth).write(to: sink)
-            }
-        } else {
-            if classes {
-                try sink.write("plain \(value.typeName) property list: no classes\n")
-            } else {
-                try ArchiveTree(archive: nil, maxDepth: depth).write(plain: value, to: sink)
-            }
-        }
-        try sink.flush()
     }
 }
 
@@ -74,6 +84,11 @@ struct Inspect: ParsableCommand {
 struct ArchiveTree {
     let archive: KeyedArchive?
     let maxDepth: Int?
+    /// The output budget (see ``OutputBudget``): a tree that would print more throws `limitExceeded`.
+    var maxOutputBytes: Int = .max
+    /// Indentation stops growing after this many levels (a deeper line shows its depth instead), so that a
+    /// chain of n objects prints in O(n) bytes, not O(n²).
+    static let maxIndentLevels = 32
     /// Strings longer than this are shortened.
     static let stringLimit = 60
 
@@ -89,8 +104,9 @@ struct ArchiveTree {
     func write(to sink: OutputSink) throws {
         guard let archive else { return }
         try sink.write(
-            "\(archive.archiver), \(archive.objects.count) objects, $top: \(archive.top.keys.joined(separator: ", "))\n"
-        )
+            TerminalText.escaped(
+                "\(archive.archiver), \(archive.objects.count) objects, $top: \(archive.top.keys.joined(separator: ", "))")
+                + "\n")
         try walk(roots: archive.top.map { ($0.key, $0.value) }, to: sink)
     }
 
@@ -101,17 +117,27 @@ struct ArchiveTree {
 
     private func walk(roots: [(String, ArchiveValue)], to sink: OutputSink) throws {
         var printed = Set<UInt32>()
+        var written = 0
+        /// Every line goes through here: escaped for the terminal, and counted against the budget.
+        func line(_ text: String) throws {
+            let text = TerminalText.escaped(text) + "\n"
+            written += text.utf8.count
+            guard written <= maxOutputBytes else { throw OutputBudget.exceeded(maxOutputBytes, what: "the tree") }
+            try sink.write(text)
+        }
         var stack: [Item] = roots.reversed().map { Item(prefix: "", isLast: true, label: $0.0, value: $0.1, depth: 0) }
         while let item = stack.popLast() {
             // Roots print without connectors; everything below them hangs from `├─`/`└─`.
             let depthOfRoot = item.depth == 0
             let connector = depthOfRoot ? "" : (item.isLast ? "└─ " : "├─ ")
-            let childPrefix = depthOfRoot ? "" : item.prefix + (item.isLast ? "   " : "│  ")
+            let indents = item.depth <= Self.maxIndentLevels
+            let childPrefix = depthOfRoot ? "" : (indents ? item.prefix + (item.isLast ? "   " : "│  ") : item.prefix)
+            let depthMark = indents ? "" : "(depth \(item.depth)) "
             let (text, children) = describe(item.value, printed: &printed)
-            try sink.write(item.prefix + connector + item.label + ": " + text + "\n")
+            try line(item.prefix + connector + depthMark + item.label + ": " + text)
             guard !children.isEmpty else { continue }
             if let maxDepth, item.depth >= maxDepth {
-                try sink.write(childPrefix + "└─ … \(children.count) more\n")
+                try line(childPrefix + "└─ … \(children.count) more")
                 continue
             }
             for (offset, child) in children.enumerated().reversed() {
@@ -140,6 +166,13 @@ struct ArchiveTree {
                 if case .dictionary = entry, archive.isClassDescriptor(uid) {
                     return ("class \(ArchiveClass(descriptor: entry)?.name ?? "?") #\(uid.rawValue)", [])
                 }
+                // A container entry referenced again prints as a reference, like an object: expanding it at every
+                // reference would print it as many times as it is referenced.
+                switch entry {
+                case .array, .dictionary:
+                    if !printed.insert(uid.rawValue).inserted { return ("↩︎ #\(uid.rawValue) \(entry.typeName)", []) }
+                default: break
+                }
                 return describe(entry, printed: &printed)
             }
             if !printed.insert(uid.rawValue).inserted { return ("↩︎ #\(uid.rawValue) \(archiveClass.name)", []) }
@@ -158,8 +191,11 @@ struct ArchiveTree {
     static func scalar(_ value: ArchiveValue) -> String {
         switch value {
         case .string(let s):
-            let quoted = JSONLine.quoted(s.count > stringLimit ? String(s.prefix(stringLimit)) : s)
-            return s.count > stringLimit ? String(quoted.dropLast()) + "…\" (\(s.count) characters)" : quoted
+            // Only the head is looked at: counting the characters of a 1 MiB string referenced a thousand times
+            // would cost seconds. The size of a long one is its UTF-8 byte count, which a native string knows.
+            let head = s.prefix(stringLimit + 1)
+            guard head.count > stringLimit else { return JSONLine.quoted(s) }
+            return String(JSONLine.quoted(String(head.dropLast())).dropLast()) + "…\" (\(s.utf8.count) bytes)"
         case .data(let bytes):
             let head = bytes.prefix(8).map { String(format: "%02x", $0) }.joined()
             return "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + head + (bytes.count > 8 ? "…" : ""))>"

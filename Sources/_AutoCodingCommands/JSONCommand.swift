@@ -15,6 +15,11 @@ struct JSONCommand: ParsableCommand {
             {"text", "runs"} when it is an iMessage attributedBody, else as its groups of typed values with \
             objects as {"$class", "$id", "$classes", "groups"} and {"$ref": id}.
 
+            A value stored once and reached from several places (a string referenced by many UIDs) prints as \
+            {"$entry": value, "$uid": n} the first time and {"$ref": n} after that. What still expands is \
+            bounded: past --max-output-bytes (default 100 × the input + 1 MiB) the command fails with \
+            limitExceeded and prints nothing.
+
             Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
             """
     )
@@ -25,7 +30,9 @@ struct JSONCommand: ParsableCommand {
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
-    @Argument(help: "A keyed archive or property list (binary or XML).")
+    @OptionGroup var budget: OutputBudgetOption
+
+    @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
     func run() throws {
@@ -33,16 +40,22 @@ struct JSONCommand: ParsableCommand {
         options.backend = backend
         let text: String
         do {
+            // Read once: the path may be a pipe, and a second open could see another file.
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+            let maxOutputBytes = budget.bytes(forInputBytes: bytes.count)
             if Typedstream.hasSignature(bytes) {
-                FileHandle.standardOutput.write(Data((try TypedstreamJSON.json(bytes, options: options) + "\n").utf8))
+                let text = try TypedstreamJSON.json(bytes, options: options)
+                guard text.utf8.count <= maxOutputBytes else {
+                    throw OutputBudget.exceeded(maxOutputBytes, what: "the JSON text")
+                }
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 return
             }
-            switch try ArchiveFile.read(contentsOf: path, options: options) {
+            switch try ArchiveFile.contents(of: bytes, options: options) {
             case .keyedArchive(let graph):
-                text = graph.json(prettyPrinted: !compact)
+                text = try graph.json(prettyPrinted: !compact, maxOutputBytes: maxOutputBytes)
             case .propertyList(let value):
-                text = value.json(prettyPrinted: !compact)
+                text = try value.json(prettyPrinted: !compact, maxOutputBytes: maxOutputBytes)
             case .data:
                 StandardError.write("error: \(path): not a keyed archive or property list")
                 throw ExitCode(1)

@@ -18,9 +18,14 @@ struct Sample: ParsableCommand {
               messages.db  a chat.db-like SQLite database: table message (ROWID, guid, text, handle_id, \
             service, date, is_from_me, attributedBody, payload_data) with --rows rows whose attributedBody is a \
             keyed archive (NSAttributedString) and, every fifth row, payload_data too
+              chat.db      a Messages database with the real schema (message, handle, attachment, \
+            message_attachment_join, chat, chat_message_join …) and --rows messages in real forms: \
+            attributedBody an NSArchiver typedstream (text NULL), payload_data a keyed archive on link rows, \
+            message_summary_info a plain property list on edited and unsent rows, attachments, and older \
+            rows with only text; read it with `autocoding messages`
 
             The same --seed gives the same bytes on every run and machine. Existing archives/, other/ and \
-            messages.db in DIR are replaced only with --force.
+            messages.db and chat.db in DIR are replaced only with --force.
             """
     )
 
@@ -33,13 +38,13 @@ struct Sample: ParsableCommand {
     @Option(help: "How many archives to write.")
     var count: Int = 1000
 
-    @Option(help: "How many rows messages.db gets (default: --count).")
+    @Option(help: "How many rows messages.db and chat.db get (default: --count).")
     var rows: Int?
 
     @Option(help: "The seed of the generator.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Replace archives/, other/ and messages.db if DIR has them.")
+    @Flag(help: "Replace archives/, other/, messages.db and chat.db if DIR has them.")
     var force = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -56,7 +61,8 @@ struct Sample: ParsableCommand {
         let archives = root.appendingPathComponent("archives")
         let other = root.appendingPathComponent("other")
         let database = root.appendingPathComponent("messages.db")
-        let existing = [archives, other, database].filter { manager.fileExists(atPath: $0.path) }
+        let chat = root.appendingPathComponent("chat.db")
+        let existing = [archives, other, database, chat].filter { manager.fileExists(atPath: $0.path) }
         if !existing.isEmpty {
             guard force else {
                 let names = existing.map(\.lastPathComponent).joined(separator: ", ")
@@ -86,11 +92,12 @@ struct Sample: ParsableCommand {
         }
         let rowCount = rows ?? count
         try generator.writeDatabase(at: database.path, rows: rowCount)
+        try generator.writeChatDatabase(at: chat.path, rows: rowCount)
         let seconds = Double(Monotonic.nanoseconds() - start) / 1e9
         if !quiet {
             print(
                 "sample: \(count) archives (\(bytes) bytes) in \(archives.path), \(others.count) other files in "
-                    + "\(other.path), \(rowCount) rows in \(database.path)"
+                    + "\(other.path), \(rowCount) rows in \(database.path) and \(chat.path)"
                     + String(format: " (%.2f s)", seconds)
             )
         }

@@ -23,7 +23,7 @@ struct Validate: ParsableCommand {
     @Flag(help: "Print one JSON record per file (NDJSON) instead of text lines.")
     var json = false
 
-    @Argument(help: "Files or directories (searched recursively).")
+    @Argument(help: "Files or directories (searched recursively); '-' for standard input.")
     var paths: [String]
 
     func validate() throws {
@@ -43,12 +43,12 @@ struct Validate: ParsableCommand {
                 let summary = try FileCheck.check(path: path, options: options, roundtrip: roundtrip)
                 record.bool("ok", true)
                 record.string("summary", summary)
-                try sink.write(json ? record.finished + "\n" : "ok \(path) \(summary)\n")
+                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("ok \(path) \(summary)") + "\n")
                 passed += 1
             } catch {
                 record.bool("ok", false)
                 record.raw("error", ErrorReport(error).json)
-                try sink.write(json ? record.finished + "\n" : "FAIL \(path): \(error)\n")
+                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("FAIL \(path): \(error)") + "\n")
                 failed += 1
             }
         }
@@ -77,7 +77,7 @@ enum FileCheck {
     /// checks the engine (the value written by the native writer reads back equal) and, for archives, the
     /// object layer (the graph re-encoded reads back as an equivalent graph, sharing and cycles included).
     static func check(path: String, options: ArchiveReadingOptions, roundtrip: Bool) throws -> String {
-        let bytes = try InputFiles.read(path)
+        let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
         if Typedstream.hasSignature(bytes) {
             return try checkTypedstream(bytes, options: options, roundtrip: roundtrip)
         }

@@ -134,7 +134,9 @@ struct CommandParsingTests {
 
     @Test func everySubcommandIsRegistered() throws {
         let names = AutoCodingCommands.all.map { $0._commandName }
-        let visible = ["inspect", "json", "get", "codegen", "encode", "convert", "validate", "batch", "sample", "events"]
+        let visible = [
+            "inspect", "json", "get", "codegen", "encode", "convert", "validate", "batch", "sample", "events", "messages",
+        ]
         #expect(names == visible + ["batch-worker"])
         // The executable's root lists them (and its own `bench`), but not the hidden worker of `batch --isolate`.
         let help = try CLI.run(["--help"])

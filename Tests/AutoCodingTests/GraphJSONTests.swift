@@ -189,6 +189,20 @@ struct GraphJSONTests {
         }
     }
 
+    @Test func jsonNestedDeeperThanAnyReadableArchiveIsRefused() throws {
+        // `encode` of JSON nested 10⁵ deep built a value the runtime then released recursively (a stack overflow);
+        // the parser refuses it, as the archive reader would refuse the archive.
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let error = #expect(throws: ArchiveJSONError.self) { try ArchiveValue(json: deep) }
+        #expect(error?.description.contains("nested deeper than") == true, "\(String(describing: error))")
+        #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: Data(deep.utf8)) }
+        // What the reader reads still parses and writes.
+        let readable = ArchiveReadingOptions().depthLimit
+        let atLimit = String(repeating: "[", count: readable) + "1" + String(repeating: "]", count: readable)
+        let value = try ArchiveValue(json: atLimit)
+        #expect(try ArchiveValue(propertyList: value.binaryPropertyList(readableWith: ArchiveReadingOptions())) == value)
+    }
+
     @Test func plainPropertyListsPrintAsPlainJSON() throws {
         let value = ArchiveValue.dictionary([
             "name": .string("x"), "n": .integer(1), "r": .real(2.5), "ok": .bool(true), "bytes": .data([1, 2]),

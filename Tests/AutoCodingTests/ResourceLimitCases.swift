@@ -35,6 +35,13 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
     case millionsOfTinyObjects
     /// 100 MB of XML.
     case hugeXML
+    /// One 1 MiB string referenced 1,000 times (a 1 MB file), printed as JSON: 1 GB before shared scalars got
+    /// `$ref`; now about 1 MB, within the output budget, with no error.
+    case sharedStringJSON
+    /// 22 arrays each holding the next twice inside a keyed archive, resolved and printed as JSON: 2²² nodes
+    /// expanded; the resolver shares them and the JSON stops at its output budget. (Not more levels: the engine's
+    /// UID check in `KeyedArchive.validate()` still walks the expanded tree, 2 s of debug CPU at 2²⁴.)
+    case referenceDAGJSON
 
     var description: String { rawValue }
 
@@ -46,6 +53,8 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
         case .millionDeepObjectGraph, .sharedReferenceBombTyped: "dataCorrupted"
         case .arrayCountBeyondTheFile, .objectCountBeyondTheFile, .twoGiBLengthField: "truncated"
         case .millionsOfTinyObjects: "invalidObject"
+        case .sharedStringJSON: "none"
+        case .referenceDAGJSON: "limitExceeded"
         }
     }
 
@@ -102,6 +111,20 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
             while xml.count < 100_000_000 { xml += "<true/>".utf8 }
             xml += "</array></plist>".utf8
             return { catching { _ = try ArchiveValue(propertyList: xml) } }
+        case .sharedStringJSON:
+            let bytes = HostilePlists.sharedString(length: 1 << 20, references: 1_000)
+            return {
+                catching {
+                    let json = try ArchiveGraph(bytes: bytes).json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+                    // The string once, and a `$ref` line per reference.
+                    guard json.utf8.count < (1 << 20) + 100_000 else { throw LimitCaseFailure.outputTooLarge(json.utf8.count) }
+                }
+            }
+        case .referenceDAGJSON:
+            let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)
+            return {
+                catching { _ = try ArchiveGraph(bytes: bytes).json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count)) }
+            }
         }
     }
 
@@ -113,6 +136,11 @@ enum LimitCase: String, CaseIterable, Sendable, CustomStringConvertible {
             return error
         }
     }
+}
+
+/// A case that ended without an error but with the wrong result.
+enum LimitCaseFailure: Error {
+    case outputTooLarge(Int)
 }
 
 /// The instance holding the bomb, decoded as a value.
@@ -246,6 +274,21 @@ enum HostilePlists {
             objects.append([0x83] + bigEndian(i == length - 1 ? 0 : i + 3, width: 4))
         }
         return objects
+    }
+
+    /// A keyed archive whose root NSArray refers `references` times to one string entry of `length` bytes.
+    static func sharedString(length: Int, references: Int) -> [UInt8] {
+        // 11 "$null", 12 NSArray class dict, 13 "$classname", 14 "NSArray", 15 the instance, 16 "$class", 17 UID 1,
+        // 18 "NS.objects", 19 the elements, 20 UID 3, 21 the string.
+        let objectsArray = marker(0xA0, count: 4) + refs([11, 12, 15, 21])
+        var objects = keyedHead(objectsArray: objectsArray, rootUID: 2)
+        objects += [
+            ascii("$null"), [0xD1] + refs([13, 14]), ascii("$classname"), ascii("NSArray"),
+            [0xD2] + refs([16, 18]) + refs([17, 19]), ascii("$class"), [0x80, 1], ascii("NS.objects"),
+            marker(0xA0, count: references) + refs(Array(repeating: 20, count: references)), [0x80, 3],
+            ascii(String(repeating: "x", count: length)),
+        ]
+        return plist(objects)
     }
 
     /// A keyed archive whose root instance has a field holding a reference bomb of `levels` arrays.

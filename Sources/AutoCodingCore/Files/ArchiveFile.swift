@@ -88,36 +88,9 @@ public enum ArchiveFile {
         }
     }
 
-    /// The whole file, refusing files above `limit` before reading them.
+    /// The whole file (`-`: standard input), read once through ``ArchiveInput``.
     static func readBytes(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = try openFile(path, O_RDONLY | O_CLOEXEC, operation: "open")
-        defer { _ = close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ArchiveFileError(path: path, operation: "stat", code: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ArchiveFileError(path: path, operation: "read", code: EISDIR) }
-        let size = Int(info.st_size)
-        if size > limit { throw tooLarge(path, size: size, limit: limit) }
-        // st_size is a hint only (files under /proc report 0, files grow): read until end of file.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(size, limit) + 1)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                posixRead(fd, buffer.baseAddress, buffer.count)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ArchiveFileError(path: path, operation: "read", code: errno)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw tooLarge(path, size: bytes.count, limit: limit) }
-        }
-        return bytes
-    }
-
-    private static func tooLarge(_ path: String, size: Int, limit: Int) -> ArchiveError {
-        ArchiveError(.limitExceeded, "\(path) has \(size) bytes or more, above maxInputBytes \(limit)")
+        try ArchiveInput.read(path, limit: limit)
     }
 
     // MARK: Writing
@@ -258,11 +231,6 @@ public enum ArchiveFile {
             if errno != EINTR { throw ArchiveFileError(path: path, operation: operation, code: errno) }
         }
     }
-}
-
-/// The POSIX `read`, under a name the ``ArchiveFile`` members do not shadow.
-private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 /// The POSIX `write`, under a name the ``ArchiveFile`` members do not shadow.

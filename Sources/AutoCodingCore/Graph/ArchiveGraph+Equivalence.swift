@@ -21,6 +21,9 @@ struct GraphMatcher {
     private var forward: [ObjectIdentifier: ObjectIdentifier] = [:]
     private var backward: [ObjectIdentifier: ObjectIdentifier] = [:]
     private var pending: [(ArchivedObject, ArchivedObject)] = []
+    /// In-place array storages already found equal: shared children (a binary plist's DAG) compare once, so
+    /// the walk costs what the graphs hold, not what they expand to.
+    private var matchedArrays: Set<[StorageIdentity]> = []
 
     /// Compares two values; objects are paired now and their fields compared by ``drain()``.
     mutating func match(_ a: ArchivedValue, _ b: ArchivedValue) -> Bool {
@@ -29,7 +32,10 @@ struct GraphMatcher {
         case (.inline(let x), .inline(let y)), (.reference(let x), .reference(let y)): return Self.same(x, y)
         case (.array(let x), .array(let y)):
             guard x.count == y.count else { return false }
+            let pair = StorageIdentity(x).flatMap { a in StorageIdentity(y).map { [a, $0] } }
+            if let pair, matchedArrays.contains(pair) { return true }
             for (l, r) in zip(x, y) where !match(l, r) { return false }
+            if let pair { matchedArrays.insert(pair) }
             return true
         case (.dictionary(let x), .dictionary(let y)):
             guard x.keys == y.keys else { return false }

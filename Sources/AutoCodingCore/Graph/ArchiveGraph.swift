@@ -89,6 +89,14 @@ public struct ArchiveGraph {
 struct GraphResolver {
     let archive: KeyedArchive
     private let shells: [ArchivedObject?]
+    /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
+    /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
+    /// expanded tree. The copies share one resolved array instead.
+    private let resolved = ResolvedContainers()
+
+    private final class ResolvedContainers {
+        var values: [StorageIdentity: ArchivedValue] = [:]
+    }
 
     init(archive: KeyedArchive) {
         self.archive = archive
@@ -123,8 +131,17 @@ struct GraphResolver {
     func resolve(_ value: ArchiveValue) -> ArchivedValue {
         switch value {
         case .uid(let uid): return resolve(uid)
-        case .array(let elements): return .array(elements.map(resolve))
-        case .dictionary(let entries): return .dictionary(entries.mapValues(resolve))
+        case .array, .dictionary:
+            let identity = StorageIdentity(value)
+            if let identity, let done = resolved.values[identity] { return done }
+            let result: ArchivedValue =
+                switch value {
+                case .array(let elements): .array(elements.map(resolve))
+                case .dictionary(let entries): .dictionary(entries.mapValues(resolve))
+                default: .inline(value)
+                }
+            if let identity { resolved.values[identity] = result }
+            return result
         default: return .inline(value)
         }
     }
@@ -144,6 +161,9 @@ struct GraphEncoder {
     /// Archives an object's typed counterpart (see ``ArchivedObject/counterpart``) in its place, returning its UID.
     let counterpartUID: (AnyObject) -> ArchiveUID?
     private var pending: [(ArchivedObject, ArchiveUID)] = []
+    /// Referenced scalars already written, by storage: one value reached from many places (a string the JSON
+    /// printed once and `$ref`'d) is one `$objects` entry again, not one per reference.
+    private var referenceUIDs: [StorageIdentity: ArchiveUID] = [:]
 
     init(builder: ArchiveTableBuilder, counterpartUID: @escaping (AnyObject) -> ArchiveUID? = { _ in nil }) {
         self.builder = builder
@@ -155,7 +175,12 @@ struct GraphEncoder {
         switch value {
         case .null: return .uid(.null)
         case .inline(let scalar): return scalar
-        case .reference(let scalar): return .uid(builder.append(scalar))
+        case .reference(let scalar):
+            guard let identity = StorageIdentity(scalar) else { return .uid(builder.append(scalar)) }
+            if let uid = referenceUIDs[identity] { return .uid(uid) }
+            let uid = builder.append(scalar)
+            referenceUIDs[identity] = uid
+            return .uid(uid)
         case .array(let elements): return .array(elements.map { encode($0) })
         case .dictionary(let entries): return .dictionary(entries.mapValues { encode($0) })
         case .object(let object):

@@ -4,7 +4,10 @@ extension ArchiveGraph {
     /// The values `path` leads to in a decoded graph: the eager counterpart of
     /// ``LazyKeyedArchive/values(at:)``, with the same steps and the same results. Errors name the step at
     /// fault; their reasons are shorter, since a decoded graph no longer knows UIDs.
-    public func values(at path: ArchivePath) throws(ArchivePathError) -> [ArchivedValue] {
+    ///
+    /// A path may reach at most `maxValues` values at any step (see ``ArchivePath/fanOutBudget(forInputBytes:)``);
+    /// past it, the step throws.
+    public func values(at path: ArchivePath, maxValues: Int = 1 << 20) throws(ArchivePathError) -> [ArchivedValue] {
         func failure(_ step: Int, _ reason: String) -> ArchivePathError {
             ArchivePathError(path: path.description, step: step, reason: reason)
         }
@@ -26,6 +29,9 @@ extension ArchiveGraph {
                     throw failure(number + 1, "\(step): the step does not apply to \(Self.describe(value))")
                 }
                 next += found
+                guard next.count <= maxValues else {
+                    throw ArchivePath.fanOutExceeded(path, step: number + 1, limit: maxValues)
+                }
             }
             current = next
         }

@@ -39,6 +39,21 @@ public struct ArchivePath: Sendable, Hashable, CustomStringConvertible {
     /// The path's text as it would be parsed back.
     public var description: String { "$top" + steps.map(\.description).joined() }
 
+    /// How many values a path may reach in an archive of `inputBytes` bytes: one per byte, and at least 4,096.
+    ///
+    /// Values reached along distinct references cost at least a byte of reference each, so a path over a tree
+    /// stays within it; only `[*]` fanning out again over shared references (an array holding one array a
+    /// thousand times, twice over) passes it, and would otherwise multiply its results at every step.
+    public static func fanOutBudget(forInputBytes inputBytes: Int) -> Int { max(inputBytes, 4096) }
+
+    /// The error for a fan-out past `limit` values at `step`.
+    static func fanOutExceeded(_ path: ArchivePath, step: Int, limit: Int) -> ArchivePathError {
+        ArchivePathError(
+            path: path.description, step: step,
+            reason: "\(path.steps[step - 1]): the path reaches more than \(limit) values, its fan-out budget "
+                + "(one per input byte): [*] repeats shared references")
+    }
+
     /// Whether a step fans out, so the path can give any number of values.
     public var fansOut: Bool { steps.contains(.all) }
 

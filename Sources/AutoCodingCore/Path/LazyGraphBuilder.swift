@@ -7,6 +7,9 @@ import OrderedCollections
 struct LazyGraphBuilder {
     let archive: LazyKeyedArchive
     private var shells: [ArchiveUID: ArchivedObject] = [:]
+    /// Scalar entries already read: every reference to one gets the same value (one storage), so a string
+    /// referenced a thousand times is held once and printed once (JSON `$ref`).
+    private var scalars: [ArchiveUID: ArchivedValue] = [:]
     private var pending: [(ArchivedObject, Int)] = []
 
     init(archive: LazyKeyedArchive) { self.archive = archive }
@@ -38,9 +41,14 @@ struct LazyGraphBuilder {
     private mutating func resolve(_ uid: ArchiveUID) throws(ArchiveError) -> ArchivedValue {
         if uid.isNull { return .null }
         if let shell = shells[uid] { return .object(shell) }
+        if let scalar = scalars[uid] { return scalar }
         let entry = try archive.entryObject(for: uid)
         guard try archive.kind(of: entry) == .dictionary, try archive.value(forKey: ArchiveKey.class, in: entry) != nil
-        else { return .reference(try archive.value(at: entry)) }
+        else {
+            let scalar = ArchivedValue.reference(try archive.value(at: entry))
+            scalars[uid] = scalar
+            return scalar
+        }
         let shell = ArchivedObject(archiveClass: try archive.archiveClass(ofObject: entry) ?? ArchiveClass(name: ""))
         shells[uid] = shell
         pending.append((shell, entry))

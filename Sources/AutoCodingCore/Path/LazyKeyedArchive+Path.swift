@@ -24,6 +24,9 @@ extension LazyKeyedArchive {
         return values
     }
 
+    /// The size of the archive's bytes, which sets the fan-out budget of its paths.
+    public var byteCount: Int { storage.raw.count }
+
     /// The values at the path written as `text`; see ``values(at:)``.
     public func values(at text: String) throws(ArchivePathError) -> [ArchivedValue] {
         try values(at: ArchivePath(parsing: text))
@@ -31,6 +34,7 @@ extension LazyKeyedArchive {
 
     /// The bplist object numbers `path` leads to, UIDs not yet followed at the last step.
     private func nodes(at path: ArchivePath) throws(ArchivePathError) -> [Int] {
+        let maxValues = ArchivePath.fanOutBudget(forInputBytes: byteCount)
         var current: [Int]? = nil  // nil: at `$top`
         for (number, step) in path.steps.enumerated() {
             var next: [Int] = []
@@ -42,9 +46,18 @@ extension LazyKeyedArchive {
                         } catch let failure as PathStepFailure where nodes.count > 1 {
                             throw PathStepFailure(reason: "\(failure.reason) (branch \(branch) of the fan-out)")
                         }
+                        guard next.count <= maxValues else {
+                            throw ArchivePath.fanOutExceeded(path, step: number + 1, limit: maxValues)
+                        }
                     }
                 } else if step == .all {
-                    for key in try topKeys() { if let entry = try topEntry(key) { next.append(entry) } }
+                    // One pass over `$top`: looking each key up again would be quadratic in the number of keys.
+                    for (key, entry) in try entries(of: topDictionary) {
+                        guard !(try kind(of: entry)).isContainer else {
+                            throw ArchiveError(.unexpectedType, "$top[\"\(key)\"] is a container, not a UID or scalar")
+                        }
+                        next.append(entry)
+                    }
                 } else {
                     guard case .key(let key) = step.keyForm else {
                         throw PathStepFailure(reason: "$top holds keys; \(step) does not name one")
@@ -56,6 +69,8 @@ extension LazyKeyedArchive {
                 }
             } catch let failure as PathStepFailure {
                 throw ArchivePathError(path: path.description, step: number + 1, reason: "\(step): \(failure.reason)")
+            } catch let error as ArchivePathError {
+                throw error
             } catch let error as ArchiveError {
                 throw ArchivePathError(
                     path: path.description, step: number + 1, reason: "\(step): \(error)", archiveError: error)

@@ -80,6 +80,7 @@ public struct IMessageText {
         text = body.text
         let utf16 = Array(body.text.utf16)
         var runs: [Run] = []
+        var budget = ExpansionBudget(bytes: OutputBudget.bytes(forInputBytes: bytes.count))
         for run in body.runs {
             let start = min(run.location, utf16.count)
             let end = min(run.location + run.length, utf16.count)
@@ -87,7 +88,7 @@ public struct IMessageText {
             if case .dictionary(let pairs)? = run.attributes?.foundation {
                 for pair in pairs {
                     guard case .string(let key)? = pair.key.object?.foundation else { continue }
-                    attributes.append((key, Self.value(pair.value, depth: options.depthLimit)))
+                    attributes.append((key, try Self.value(pair.value, depth: options.depthLimit, budget: &budget)))
                 }
             }
             runs.append(
@@ -102,8 +103,40 @@ public struct IMessageText {
         self.runs = runs
     }
 
-    /// Maps a value; nesting beyond `depth` becomes ``Value/object(_:)`` (no unbounded recursion).
-    static func value(_ value: TypedValue, depth: Int) -> Value {
+    /// What mapping attributes may produce: shared objects are copied at every reference, so a 40-level DAG
+    /// (each array holding the next twice) would map to 2⁴⁰ values. Each value spends its size (8 bytes, or its
+    /// text or data) from a budget of ``OutputBudget/bytes(forInputBytes:)``; past it the init throws.
+    struct ExpansionBudget {
+        private(set) var bytes: Int
+        let limit: Int
+
+        init(bytes: Int) {
+            self.bytes = bytes
+            limit = bytes
+        }
+
+        mutating func spend(_ cost: Int) throws {
+            bytes -= max(cost, 8)
+            guard bytes >= 0 else {
+                throw TypedstreamDecodingError(
+                    description: "the attributes expand past their budget of \(limit) bytes (100 × the input + 1 MiB): "
+                        + "shared objects repeat")
+            }
+        }
+    }
+
+    /// Maps a value; nesting beyond `depth` becomes ``Value/object(_:)`` (no unbounded recursion), and every
+    /// value mapped spends from `budget`.
+    static func value(_ value: TypedValue, depth: Int, budget: inout ExpansionBudget) throws -> Value {
+        let mapped = try mapValue(value, depth: depth, budget: &budget)
+        switch mapped {
+        case .string(let s), .url(let s): try budget.spend(s.utf8.count)
+        default: try budget.spend(8)
+        }
+        return mapped
+    }
+
+    private static func mapValue(_ value: TypedValue, depth: Int, budget: inout ExpansionBudget) throws -> Value {
         guard let object = value.object else {
             if case .nil = value { return .null }
             if let integer = value.integer { return .integer(integer) }
@@ -121,15 +154,18 @@ public struct IMessageText {
             if let base, case .url(let b, _)? = base.foundation { return .url(b + relative) }
             return .url(relative)
         case .data(let bytes):
+            // Spent before decoding: an archive inside data is decoded again at every reference to it.
+            try budget.spend(bytes.count)
             if let graph = try? ArchiveGraph(bytes: bytes) { return .keyedArchive(graph) }
             return .data(bytes)
-        case .array(let values), .set(let values): return .array(values.map { Self.value($0, depth: depth - 1) })
+        case .array(let values), .set(let values):
+            return .array(try values.map { try Self.value($0, depth: depth - 1, budget: &budget) })
         case .dictionary(let pairs):
             return .dictionary(
-                pairs.map { pair in
+                try pairs.map { pair in
                     let key: String
                     if case .string(let s)? = pair.key.object?.foundation { key = s } else { key = "\(pair.key)" }
-                    return (key, Self.value(pair.value, depth: depth - 1))
+                    return (key, try Self.value(pair.value, depth: depth - 1, budget: &budget))
                 }
             )
         case .null: return .null

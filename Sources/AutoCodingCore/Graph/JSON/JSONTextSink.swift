@@ -1,0 +1,137 @@
+import AutoCodingFast
+
+/// Prints JSON text into a byte buffer.
+struct JSONTextSink: JSONSink {
+    private var bytes: [UInt8] = []
+    private let prettyPrinted: Bool
+    /// One entry per open container: whether it has elements yet, and whether it prints on one line.
+    private var open: [(hasElements: Bool, compact: Bool)] = []
+    private var afterKey = false
+    /// Indentation stops growing here, so a deep chain prints in linear space.
+    private static let maxIndentLevels = 32
+
+    /// The output budget: past it the sink is full and the writer stops.
+    private let maxBytes: Int
+
+    init(prettyPrinted: Bool, maxBytes: Int = .max) {
+        self.prettyPrinted = prettyPrinted
+        self.maxBytes = maxBytes
+        bytes.reserveCapacity(4096)
+    }
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether more than `maxBytes` bytes have been written. Checked between values, so the text may pass the
+    /// budget by one value (at most one scalar of the input).
+    var isFull: Bool { bytes.count > maxBytes }
+
+    /// A line break and the indentation, copied from one buffer (appending spaces one by one is slow).
+    private static let lineBreak: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 2 * maxIndentLevels)
+
+    private mutating func newline() {
+        bytes.append(contentsOf: Self.lineBreak[0...(2 * min(open.count, Self.maxIndentLevels))])
+    }
+
+    /// Writes the separator before a value or key: nothing after a key, else a comma and a line break.
+    private mutating func beforeValue() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard let last = open.indices.last else { return }
+        if open[last].hasElements { bytes.append(UInt8(ascii: ",")) } else { open[last].hasElements = true }
+        guard prettyPrinted else { return }
+        if open[last].compact {
+            if bytes.last == UInt8(ascii: ",") { bytes.append(0x20) }
+        } else {
+            newline()
+        }
+    }
+
+    private mutating func begin(_ bracket: Character, compact: Bool) {
+        beforeValue()
+        bytes.append(contentsOf: bracket.utf8)
+        open.append((false, compact || (open.last?.compact ?? false)))
+    }
+
+    private mutating func end(_ bracket: Character) {
+        guard let closing = open.popLast() else { return }
+        if prettyPrinted && closing.hasElements && !closing.compact { newline() }
+        bytes.append(contentsOf: bracket.utf8)
+    }
+
+    mutating func beginObject(compact: Bool) { begin("{", compact: compact) }
+    mutating func endObject() { end("}") }
+    mutating func beginArray(compact: Bool) { begin("[", compact: compact) }
+    mutating func endArray() { end("]") }
+
+    mutating func key(_ key: String) {
+        beforeValue()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        if prettyPrinted { bytes.append(0x20) }
+        afterKey = true
+    }
+
+    mutating func string(_ value: String) {
+        beforeValue()
+        appendQuoted(value)
+    }
+
+    mutating func integer(_ value: Int64) {
+        beforeValue()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func unsigned(_ value: UInt64) {
+        beforeValue()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func real(_ value: Double) {
+        beforeValue()
+        bytes.append(contentsOf: JSONNumberText.real(value).utf8)
+    }
+
+    mutating func bool(_ value: Bool) {
+        beforeValue()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    mutating func null() {
+        beforeValue()
+        bytes.append(contentsOf: "null".utf8)
+    }
+
+    private mutating func appendQuoted(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONTextSink {
+    /// Runs `write` with a budgeted writer and returns its text, or throws once the text passes the budget.
+    static func text(
+        prettyPrinted: Bool, maxOutputBytes: Int, _ write: (inout GraphJSONWriter<JSONTextSink>) -> Void
+    ) throws(ArchiveError) -> String {
+        var writer = GraphJSONWriter(sink: JSONTextSink(prettyPrinted: prettyPrinted, maxBytes: maxOutputBytes))
+        write(&writer)
+        guard !writer.sink.isFull else { throw OutputBudget.exceeded(maxOutputBytes, what: "the JSON text") }
+        return writer.sink.text
+    }
+}

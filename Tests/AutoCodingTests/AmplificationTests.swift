@@ -1,0 +1,167 @@
+import AutoCoding
+import AutoCodingCore
+import AutoCodingFast
+import Foundation
+import OrderedCollections
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hostile inputs built at the object level whose danger is amplification: a small input naming a large output
+/// through shared references. Each asserts a bounded output or the error naming its budget; every budget is
+/// passed to the call, so that a missing fix fails fast instead of writing gigabytes.
+@Suite("Amplification: shared references print once or spend a budget")
+struct AmplificationTests {
+    /// A keyed archive whose root NSArray refers `count` times to one `$objects` string entry.
+    static func sharedStringArchive(length: Int, count: Int) -> [UInt8] {
+        KeyedArchive(
+            top: ["root": .uid(ArchiveUID(1))],
+            objects: [
+                .string("$null"),
+                .dictionary([
+                    "$class": .uid(ArchiveUID(2)),
+                    "NS.objects": .array(Array(repeating: .uid(ArchiveUID(3)), count: count)),
+                ]),
+                .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")])]),
+                .string(String(repeating: "x", count: length)),
+            ]
+        ).binaryPlist()
+    }
+
+    @Test func aSharedStringPrintsOnceAndRoundTrips() throws {
+        let length = 64 << 10
+        let bytes = Self.sharedStringArchive(length: length, count: 1_000)
+        let graph = try ArchiveGraph(bytes: bytes)
+        // Without `$ref` for strings this is 64 MiB; the budget makes a regression throw instead of printing it.
+        let json = try graph.json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+        #expect(json.utf8.count < length + 40_000)
+        #expect(json.contains(#""$uid": 2"#) && json.contains(#"{"$ref": 2}"#))
+        // JSON → graph → archive → JSON gives the same text, and the archive holds the string once.
+        let again = try ArchiveGraph(json: json)
+        let archive = again.keyedArchive()
+        #expect(archive.objects.filter { $0.stringValue?.utf8.count == length }.count == 1)
+        #expect(try ArchiveGraph(bytes: archive.binaryPlist()).json() == json)
+    }
+
+    @Test func equalStringsInTwoEntriesPrintOnceAndTheTextIsStable() throws {
+        let text = ArchiveValue.string("a string longer than fifteen bytes")
+        let bytes = KeyedArchive(
+            top: ["a": .uid(ArchiveUID(1)), "b": .uid(ArchiveUID(2))], objects: [.string("$null"), text, text]
+        ).binaryPlist()
+        let json = try ArchiveGraph(bytes: bytes).json()
+        #expect(json.contains(#"{"$ref": 1}"#))
+        #expect(try ArchiveGraph(bytes: ArchiveGraph(json: json).binaryPlist()).json() == json)
+    }
+
+    @Test func aRefBeforeTheSharedValueItNamesIsRefused() throws {
+        let json = #"{"$archiver": "NSKeyedArchiver", "$top": {"a": {"$ref": 1}, "b": {"$entry": "xxxxxxxxxxxxxxxxxxxxxxxx", "$uid": 1}}}"#
+        #expect(throws: ArchiveJSONError.self) { try ArchiveGraph(json: json) }
+    }
+
+    @Test func aSharedReferenceDAGInAnArchiveThrowsTheOutputBudget() throws {
+        // 22 arrays, each holding the next twice: 2²² nodes once expanded, under the reader's node limit.
+        let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)
+        let graph = try ArchiveGraph(bytes: bytes)
+        let error = #expect(throws: ArchiveError.self) {
+            try graph.json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.reason.contains("maxOutputBytes") == true)
+        // Equivalence compares the shared arrays once.
+        #expect(graph.isEquivalent(to: graph))
+    }
+
+    @Test func aSharedReferenceDAGInAPlainPlistThrowsTheOutputBudget() throws {
+        let bytes = HostilePlists.nestedArrays(levels: 22, fanOut: 2)
+        let value = try ArchiveValue(propertyList: bytes)
+        let error = #expect(throws: ArchiveError.self) {
+            try value.json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+        }
+        #expect(error?.code == .limitExceeded)
+    }
+
+    @Test func theLazyPathReaderSharesScalarEntries() throws {
+        let bytes = Self.sharedStringArchive(length: 64 << 10, count: 1_000)
+        let archive = try LazyKeyedArchive(bytes: bytes)
+        let values = try archive.values(at: "$top.root")
+        let json = try #require(values.first).json(maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+        #expect(json.utf8.count < (64 << 10) + 40_000)
+    }
+
+    @Test func aFanOutOverSharedReferencesThrowsItsBudget() throws {
+        // An NSArray holding itself 100 times: each [*] multiplies the values by 100.
+        let bytes = KeyedArchive(
+            top: ["root": .uid(ArchiveUID(1))],
+            objects: [
+                .string("$null"),
+                .dictionary([
+                    "$class": .uid(ArchiveUID(2)),
+                    "NS.objects": .array(Array(repeating: .uid(ArchiveUID(1)), count: 100)),
+                ]),
+                .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")])]),
+            ]
+        ).binaryPlist()
+        let path = "$top.root[*][*][*][*]"
+        let lazy = #expect(throws: ArchivePathError.self) { try LazyKeyedArchive(bytes: bytes).values(at: path) }
+        #expect(lazy?.reason.contains("fan-out budget") == true)
+        let graph = try ArchiveGraph(bytes: bytes)
+        let eager = #expect(throws: ArchivePathError.self) {
+            try graph.values(at: ArchivePath(parsing: path), maxValues: ArchivePath.fanOutBudget(forInputBytes: bytes.count))
+        }
+        #expect(eager?.reason.contains("fan-out budget") == true)
+    }
+
+    @Test func allTopKeysAreReadInOnePass() throws {
+        var top = OrderedDictionary<String, ArchiveValue>()
+        for i in 0..<20_000 { top["k\(i)"] = .integer(Int64(i)) }
+        let bytes = KeyedArchive(top: top, objects: [.string("$null")]).binaryPlist()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let values = try LazyKeyedArchive(bytes: bytes).values(at: "$top[*]")
+        #expect(values.count == 20_000)
+        // Quadratic (a key lookup per key) took seconds here; one pass takes milliseconds even unoptimized.
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test func iMessageAttributesHoldingADAGThrowTheirBudget() throws {
+        // 40 NSArrays, each holding the next twice, as the value of one attribute.
+        var level = TypedObject.array([])
+        for _ in 0..<40 { level = .array([.object(level), .object(level)]) }
+        let attributes = TypedObject.dictionary([(key: .object(.string("k")), value: .object(level))])
+        let body = TypedObject.attributedString("hi", runs: [(length: 2, attributes: attributes)])
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(body)])]).typedstreamBytes()
+        #expect(bytes.count < 2_000)
+        #expect(throws: TypedstreamDecodingError.self) { try IMessageText(attributedBody: bytes) }
+    }
+
+    @Test func theInputReaderStopsAtTheLimitOnAnEndlessSource() throws {
+        let start = ContinuousClock.now
+        let error = #expect(throws: ArchiveError.self) { try ArchiveInput.read("/dev/zero", limit: 1 << 20) }
+        #expect(error?.code == .limitExceeded)
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test func theInputReaderReadsAPipeOnce() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let payload = [UInt8](repeating: 7, count: 100_000)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // A writer thread: the pipe holds 64 KiB, so writing it all first would block.
+        let writer = Thread {
+            payload.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(writeEnd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(readEnd) }
+        #expect(try ArchiveInput.read(fd: readEnd, name: "pipe", limit: 1 << 20) == payload)
+    }
+}
