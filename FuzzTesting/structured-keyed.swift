@@ -3,11 +3,12 @@
 //
 //   engine       KeyedArchiveView(bytes:), .keyedArchive(); ArchiveValue(propertyList:) + KeyedArchive(propertyList:)
 //   graph        ArchiveGraph(bytes:)
-//   json         ArchiveFile.contents(of:) → ArchiveGraph.json(prettyPrinted:) / ArchiveValue.json (JSONCommand.run)
-//   inspect      ArchiveTree(archive:maxDepth:).write(to: OutputSink) and ArchiveTree.classTable (Inspect.run)
-//   get          LazyKeyedArchive(bytes:).values(at:) and, with --eager, ArchiveGraph.values(at:), printed as
-//                Get.run prints them (ArchivedValue.json, [*] as an array); ArchivePath(parsing:) of each path's text
+//   json         ArchiveFile.contents(of:) → json(prettyPrinted:maxOutputBytes:) of the graph or value (JSONCommand.run)
+//   inspect      ArchiveTree(archive:maxDepth:maxOutputBytes:).write(to: OutputSink), ArchiveTree.classTable (Inspect.run)
+//   get          LazyKeyedArchive(bytes:).values(at:) and, with --eager, ArchiveGraph.values(at:maxValues:), printed
+//                as Get.run prints them (budgeted JSON, [*] as an array); ArchivePath(parsing:) of each path's text
 //   codegen      ModelCodegen.generate (Codegen.run)
+//   messages     MessageBody.text (one attributedBody of `messages`), for acyclic graphs
 //   batch        BatchDecoder.decode (one record's decode, with --json), for acyclic graphs (the decoder drops
 //                its graph, and a cyclic one would leak); the same library calls with the cycles freed otherwise
 //   encode       Encode.isArchiveGraph + ArchiveGraph(json:) → keyedArchive → binaryPlist (Encode.encode's steps,
@@ -57,12 +58,15 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
     case .keyedArchive(let g)?:
         graph = g
         let pretty = program.bool()
-        let text = stage("json", input: n) { g.json(prettyPrinted: pretty) }
-        checkOutput("json", text.utf8.count + 1, input: n)
+        // As JSONCommand.run: the budgeted writer, which throws past the budget (an acceptable outcome).
+        if let text = stage("json", input: n, { try? g.json(prettyPrinted: pretty, maxOutputBytes: OutputBudget.bytes(forInputBytes: n)) }) {
+            checkOutput("json", text.utf8.count + 1, input: n)
+        }
     case .propertyList(let value)?:
         graph = nil
-        let text = stage("json (plist)", input: n) { value.json(prettyPrinted: true) }
-        checkOutput("json", text.utf8.count + 1, input: n)
+        if let text = stage("json (plist)", input: n, { try? value.json(prettyPrinted: true, maxOutputBytes: OutputBudget.bytes(forInputBytes: n)) }) {
+            checkOutput("json", text.utf8.count + 1, input: n)
+        }
     default:
         graph = nil
     }
@@ -95,6 +99,11 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
         }
     }
 
+    // messages: one attributedBody (a keyed archive of an NSAttributedString in some chat.db copies).
+    if graph == nil || !cyclic {
+        stage("messages", input: n) { _ = try? MessageBody.text(bytes, options: commandOptions) }
+    }
+
     // encode: the JSON of the graph back to an archive.
     if let graph {
         stage("encode", input: n) {
@@ -116,7 +125,7 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
         FileManager.default.createFile(atPath: validatePath, contents: Data(bytes))
         do {
             let summary = try FileCheck.check(path: validatePath, options: commandOptions, roundtrip: true)
-            checkNoControlCharacters("validate", summary.utf8)
+            checkNoControlCharacters("validate", TerminalText.escaped(summary).utf8)
         } catch let mismatch as FileCheck.RoundTripMismatch {
             if enabled("roundtrip") { violated("roundtrip", "validate --roundtrip: \(mismatch)") }
         } catch {}
@@ -139,14 +148,16 @@ func inspect(_ bytes: [UInt8], maxDepth: Int?, classes: Bool) {
     do { archive = try FileCheck.keyedArchive(value, options: commandOptions) } catch { return }
     let budget = outputBudget(bytes.count)
     withOutputFile(inspectPath, limit: budget) { sink in
+        // As Inspect.run (the tree spends the output budget and throws past it).
+        let tree = ArchiveTree(archive: archive, maxDepth: maxDepth, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
         if let archive {
             if classes {
-                try sink.write(ArchiveTree.classTable(archive))
+                try sink.write(TerminalText.escaped(ArchiveTree.classTable(archive), keepingNewlines: true))
             } else {
-                try ArchiveTree(archive: archive, maxDepth: maxDepth).write(to: sink)
+                try tree.write(to: sink)
             }
         } else {
-            try ArchiveTree(archive: nil, maxDepth: maxDepth).write(plain: value, to: sink)
+            try tree.write(plain: value, to: sink)
         }
     }
     guard let written = FileManager.default.contents(atPath: inspectPath) else { return }
@@ -196,21 +207,25 @@ func get(_ bytes: [UInt8], graph: ArchiveGraph?, paths: [ArchivePath]) {
             if enabled("path") { violated("path", "the path \(text) written by ArchivePath.description does not parse: \(error)") }
             parsed = path
         }
+        // As Get.run: each line within the budget (the budgeted writer throws past it), the eager fan-out bounded.
+        let budget = OutputBudget.bytes(forInputBytes: bytes.count)
         if let lazy, let values = try? lazy.values(at: parsed) {
-            lazyOutput += line(values, fansOut: parsed.fansOut).utf8.count + 1
+            if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { lazyOutput += text.utf8.count + 1 }
             release(values)
             checkOutput("get", lazyOutput, input: bytes.count)
         }
-        if let graph, let values = try? graph.values(at: parsed) {
-            eagerOutput += line(values, fansOut: parsed.fansOut).utf8.count + 1
+        if let graph, let values = try? graph.values(at: parsed, maxValues: ArchivePath.fanOutBudget(forInputBytes: bytes.count)) {
+            if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { eagerOutput += text.utf8.count + 1 }
             checkOutput("get --eager", eagerOutput, input: bytes.count)
         }
     }
 }
 
 /// The line `get` prints for one path's values.
-func line(_ values: [ArchivedValue], fansOut: Bool) -> String {
-    fansOut ? ArchivedValue.array(values).json(prettyPrinted: false) : values.first.map { $0.json(prettyPrinted: false) } ?? "null"
+func line(_ values: [ArchivedValue], fansOut: Bool, maxOutputBytes: Int) throws -> String {
+    fansOut
+        ? try ArchivedValue.array(values).json(prettyPrinted: false, maxOutputBytes: maxOutputBytes)
+        : try values.first.map { try $0.json(prettyPrinted: false, maxOutputBytes: maxOutputBytes) } ?? "null"
 }
 
 // MARK: codegen

@@ -9,7 +9,8 @@
 //   unarchiver   TypedstreamUnarchiver(forReadingWith:).decodeObject() until the end
 //   messages     IMessageText(attributedBody:) and its JSON (TypedstreamJSON.json(body), what `json` and `messages` print)
 //   json         TypedstreamJSON.json(bytes, options:) (JSONCommand.run for a typedstream)
-//   inspect      Typedstream.eventText() (Inspect.run for a typedstream)
+//   messages     MessageBody.text (one attributedBody of `messages`)
+//   inspect      TypedTree.inspect (Inspect.run for a typedstream; standard output redirected), eventText (events)
 //   validate     FileCheck.checkTypedstream(roundtrip: true)
 //   batch        BatchDecoder.decodeTypedstream (one record with --json)
 //
@@ -21,6 +22,10 @@
 @testable import _AutoCodingCommands
 import AutoCodingCore
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStructuredTyped(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -59,15 +64,16 @@ func exercise(_ bytes: [UInt8]) {
     let n = bytes.count
     guard let stream = stage("Typedstream", input: n, { try? Typedstream(bytes: bytes, options: commandOptions) }) else { return }
 
-    // inspect.
-    let text = stage("inspect", input: n) { stream.eventText() }
-    checkOutput("inspect", text.utf8.count, input: n)
-    checkNoControlCharacters("inspect", text.utf8)
+    // inspect (TypedTree.inspect, which prints to standard output: redirected to a file here), and events.
+    stage("inspect", input: n) { inspectTypedstream(bytes, depth: nil) }
+    let text = stage("events", input: n) { TerminalText.escaped(stream.eventText(), keepingNewlines: true) }
+    checkOutput("events", text.utf8.count, input: n)
+    checkNoControlCharacters("events", text.utf8)
 
     // validate --roundtrip.
     stage("validate", input: n) {
         if let summary = try? FileCheck.checkTypedstream(bytes, options: commandOptions, roundtrip: true) {
-            checkNoControlCharacters("validate", summary.utf8)
+            checkNoControlCharacters("validate", TerminalText.escaped(summary).utf8)
         }
     }
 
@@ -103,8 +109,10 @@ func exercise(_ bytes: [UInt8]) {
     stage("keyedArchiveGraph", input: n) {
         let keyed = graph.keyedArchiveGraph()
         defer { release(keyed) }
-        let json = keyed.json(prettyPrinted: false)
-        checkOutput("keyedArchiveGraph.json", json.utf8.count, input: n)
+        // What `json` prints for the converted archive: the budgeted writer (throwing past the budget is fine).
+        if let json = try? keyed.json(prettyPrinted: false, maxOutputBytes: OutputBudget.bytes(forInputBytes: n)) {
+            checkOutput("keyedArchiveGraph.json", json.utf8.count, input: n)
+        }
         let archive = keyed.binaryPlist()
         do { release(try ArchiveGraph(bytes: archive, options: commandOptions)) } catch {
             if enabled("convert") { violated("convert", "the keyed graph of a typedstream (convert --to keyed) does not read back as an archive: \(error)") }
@@ -112,19 +120,21 @@ func exercise(_ bytes: [UInt8]) {
     }
 
     // json and messages.
+    // json (JSONCommand.run refuses to print text past the budget; building it must stay within time and memory).
     stage("json", input: n) {
         if !cyclic {
-            if let json = try? TypedstreamJSON.json(bytes, options: commandOptions) {
-                checkOutput("json", json.utf8.count + 1, input: n)
-            }
+            _ = try? TypedstreamJSON.json(bytes, options: commandOptions)
         } else {
-            checkOutput("json", TypedstreamJSON.json(graph, depthLimit: commandOptions.depthLimit).utf8.count + 1, input: n)
+            _ = TypedstreamJSON.json(graph, depthLimit: commandOptions.depthLimit)
         }
     }
+    // messages: one attributedBody.
+    if !cyclic { stage("messages", input: n) { _ = try? MessageBody.text(bytes, options: commandOptions) } }
     stage("IMessageText", input: n) {
         guard let body = try? IMessageText(attributedBody: bytes, options: commandOptions) else { return }
         defer { release(body) }
-        checkOutput("messages", TypedstreamJSON.json(body).utf8.count + 1, input: n)
+        // The JSON `json` builds for a message (it refuses to print it past the budget: time and memory are the oracles).
+        _ = TypedstreamJSON.json(body)
     }
 
     // batch.
@@ -145,6 +155,24 @@ func exercise(_ bytes: [UInt8]) {
             if (try? unarchiver.decodeObject()) == nil, (try? unarchiver.decodeValue(ofObjCType: "i")) == nil { break }
         }
     }
+}
+
+private let inspectPath = "/dev/shm/autocoding-fuzz-typed-inspect-\(getpid())"
+
+/// Runs `inspect`'s code for a typedstream with standard output redirected to a file, then checks what it printed.
+func inspectTypedstream(_ bytes: [UInt8], depth: Int?) {
+    let saved = dup(1)
+    let fd = open(inspectPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard saved >= 0, fd >= 0 else { return }
+    dup2(fd, 1)
+    close(fd)
+    _ = try? TypedTree.inspect(bytes, options: commandOptions, depth: depth, classes: false, dot: false,
+                               maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+    dup2(saved, 1)
+    close(saved)
+    guard let written = FileManager.default.contents(atPath: inspectPath) else { return }
+    checkOutput("inspect", written.count, input: bytes.count)
+    checkNoControlCharacters("inspect", written)
 }
 
 /// Frees an iMessage body's graphs (the typedstream and the keyed archives in its attributes).

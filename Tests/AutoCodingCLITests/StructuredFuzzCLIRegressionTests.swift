@@ -38,9 +38,19 @@ struct StructuredFuzzCLIRegressionTests {
             ]
         )
         let printed = try Self.inspect(archive)
-        withKnownIssue("archive text reaches the terminal unescaped; not fixed yet") {
-            #expect(!printed.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
-        }
+        #expect(!printed.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
+    }
+
+    /// typed target (oracle: escape): the event text of a typedstream (what `events` and, before the h8-tool merge,
+    /// `inspect` printed) carried class names and strings with control characters (NUL, ESC sequences) to the
+    /// terminal. `events` prints it through TerminalText.
+    @Test func eventsEscapesControlCharactersFromTheStream() throws {
+        let object = TypedObject(classes: [TypedClass("Evil\u{1B}[2J", version: 0)], groups: [
+            TypedGroup(encoding: "+", values: [.string(Array("\u{0}\u{1B}]0;title\u{07}".utf8))]),
+        ])
+        let stream = try Typedstream(bytes: TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(object)])]).typedstreamBytes())
+        let printed = TerminalText.escaped(stream.eventText(), keepingNewlines: true)
+        #expect(!printed.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
     }
 
     /// keyed target (oracle: output; a 2,498-byte archive printed past its 1.3 MB budget, after the h1-crash merge):
@@ -51,9 +61,7 @@ struct StructuredFuzzCLIRegressionTests {
     @Test func inspectOfAPlainArrayEntryHoldingItselfStaysWithinTheOutputBudget() throws {
         let archive = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: [.string("$null"), .array([.uid(ArchiveUID(1))])])
         let printed = try Self.inspect(archive, maxDepth: 2_000)
-        withKnownIssue("inspect expands plain entries at every reference; not fixed yet") {
-            #expect(printed.count <= 100 * archive.binaryPlist().count + (1 << 20))
-        }
+        #expect(printed.count <= 100 * archive.binaryPlist().count + (1 << 20))
     }
 
     /// keyed target (oracle: codegen-escape): codegen copied a key holding a line break ("\0x.y#x.y\n" in the
@@ -63,17 +71,15 @@ struct StructuredFuzzCLIRegressionTests {
         let object = ArchivedObject(className: "Evil\nfunc injectedClass() {}", chain: ["Evil\nfunc injectedClass() {}", "NSObject"])
         object.fields["key\n}\nfunc injectedKey() {}"] = .inline(.integer(1))
         let output = ModelCodegen.generate([(name: "evil.archive", graph: ArchiveGraph(roots: ["root": .object(object)]))])
-        withKnownIssue("codegen copies archive text into Swift unescaped; not fixed yet") {
-            #expect(!output.source.contains("\nfunc injectedClass() {}"))
-            #expect(!output.source.contains("\nfunc injectedKey() {}"))
-        }
+        #expect(!output.source.contains("\nfunc injectedClass() {}"))
+        #expect(!output.source.contains("\nfunc injectedKey() {}"))
     }
 
     /// keyed target (oracle: crash, stack overflow in `ModelInference.infer(_:nested:enqueue:)`): codegen of an
     /// archive whose root NSSet holds itself (the smallest artifact: 227 bytes, `NS.objects` six references to the
     /// set) recursed without end; with three references (129-byte artifact) it ran for minutes instead (the
     /// recursion branches). Codegen must terminate (a memo or a depth limit) and still write a model.
-    @Test(.disabled("not fixed by h1-crash; expected from h2-amplify (codegen without unbounded recursion): enable after its merge"))
+    @Test
     func codegenOfASetContainingItselfTerminates() throws {
         let set = ArchivedObject(className: "NSSet", chain: ["NSSet", "NSObject"])
         set.fields["NS.objects"] = .array(Array(repeating: .object(set), count: 6))

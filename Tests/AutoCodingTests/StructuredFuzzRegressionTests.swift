@@ -22,7 +22,7 @@ struct StructuredFuzzRegressionTests {
     /// itself still overflows the stack when it is freed (Swift releases nested arrays recursively): `encode` of
     /// JSON nested 100,000 deep writes its output, then crashes. The JSON reader must refuse such depth (as the
     /// plist readers do past `depthLimit`), or the value be freed without recursion.
-    @Test(.disabled("crashes when the value is freed (recursive release after ArchiveValue(json:)); not fixed yet"))
+    @Test
     func jsonNested100000DeepEncodesAndIsFreedWithoutOverflowingTheStack() throws {
         let depth = 100_000
         let json = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
@@ -34,14 +34,68 @@ struct StructuredFuzzRegressionTests {
         }
     }
 
+    /// A keyed archive whose root `Holder` has a field `deep` holding arrays nested `depth` deep, written with
+    /// the objects in post-order (each array after the one it holds, as the sharing writer of the targets writes
+    /// them; the package's writer puts containers first), 4-byte references and offsets.
+    static func postOrderNesting(depth: Int) -> [UInt8] {
+        var objects: [[UInt8]] = []
+        func add(_ bytes: [UInt8]) -> Int { objects.append(bytes); return objects.count - 1 }
+        func ref(_ n: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(n).bigEndian, Array.init) }
+        func string(_ s: String) -> [UInt8] { [0x50 | UInt8(s.utf8.count)] + Array(s.utf8) }
+        var inner = add(string("leaf"))
+        for _ in 0..<depth { inner = add([0xA1] + ref(inner)) }  // [inner]
+        let holder = add([0xD2] + ref(add(string("$class"))) + ref(add(string("deep"))) + ref(add([0x80, 2])) + ref(inner))
+        let null = add(string("$null"))
+        let name = add(string("Holder"))
+        let descriptor = add([0xD2] + ref(add(string("$classname"))) + ref(add(string("$classes"))) + ref(name)
+            + ref(add([0xA2] + ref(name) + ref(add(string("NSObject"))))))
+        let table = add([0xA3] + ref(null) + ref(holder) + ref(descriptor))
+        let top = add([0xD1] + ref(add(string("root"))) + ref(add([0x80, 1])))
+        let keys = ["$archiver", "$version", "$top", "$objects"].map { add(string($0)) }
+        let archiver = add([0x5F, 0x10, 15] + Array("NSKeyedArchiver".utf8))
+        let version = add([0x12] + ref(100_000))
+        let root = add([0xD4] + (keys + [archiver, version, top, table]).flatMap(ref))
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects { offsets.append(bytes.count); bytes += object }
+        let tableOffset = bytes.count
+        for offset in offsets { bytes += ref(offset) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 4]
+        for field in [objects.count, root, tableOffset] { bytes += withUnsafeBytes(of: UInt64(field).bigEndian, Array.init) }
+        return bytes
+    }
+
+    /// keyed target after the h1-crash and h2-amplify merges (oracle: crash, stack overflow in
+    /// `BPlistIndex.value(at:in:cache:)`, 20,000 frames under `KeyedArchiveView.keyedArchive()`): in-place arrays
+    /// nested tens of thousands deep, written in post-order (children before parents), passed `KeyedArchiveView`'s
+    /// validation, whose depth check misses nesting through earlier objects (the package's writer, parents first,
+    /// is refused at depth 512), and building the value tree recursed once per level. `ArchiveGraph(bytes:)`,
+    /// `batch` and every eager command read through it; 20,000 levels are accepted, 100,000 crash. The view must
+    /// refuse nesting past `depthLimit` whatever the object order.
+    @Test(.disabled("not fixed yet: KeyedArchiveView's depth check misses post-order nesting; keyedArchive() recurses"))
+    func anArchiveNested100000DeepInPostOrderIsRefusedWithoutOverflowingTheStack() throws {
+        let bytes = Self.postOrderNesting(depth: 100_000)
+        #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes).keyedArchive() }
+        #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+    }
+
+    /// The same nesting 20,000 deep does not crash, but is read although it is deeper than `depthLimit` (512).
+    @Test func anArchiveNested20000DeepInPostOrderIsRefusedByTheDepthLimit() throws {
+        let bytes = Self.postOrderNesting(depth: 20_000)
+        withKnownIssue("KeyedArchiveView's depth check misses post-order nesting; not fixed yet") {
+            #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes) }
+        }
+    }
+
     // MARK: Plist-level sharing
 
     /// keyed target (oracles: time and memory; 2 s of CPU and 624 MB in `ArchiveFile.contents` for a 1,268-byte
     /// archive from the sharing writer): a binary plist may refer to one container from several places, so 24
     /// arrays each holding the next twice are 2^24 paths in 311 bytes. Under the 64 Mi-node expansion limit, the
     /// readers copied every shared container at every reference: `validate` took 40 s and 2.4 GB. Expansion must
-    /// spend from a budget proportional to the input (and the error name it), or keep the sharing.
-    @Test(.disabled("fixed by h2-amplify (expansion budget proportional to the input); enable after the merge"))
+    /// spend from a budget proportional to the input (and the error name it), or keep the sharing. Still 5 s after
+    /// the h2-amplify merge (disabled: it takes gigabytes).
+    @Test(.disabled("not fixed yet (still seconds and gigabytes after h2-amplify): shared plist containers expand under the 64 Mi-node limit"))
     func aSharedContainerDAGOf311BytesIsRefusedOrReadQuickly() throws {
         let bytes: [UInt8] =
             Array("bplist00".utf8)
@@ -177,29 +231,14 @@ struct StructuredFuzzRegressionTests {
         let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(array)])]).typedstreamBytes()
         let keyed = try TypedGraph(bytes: bytes).keyedArchiveGraph()
         let json = try? keyed.json(prettyPrinted: false)
-        withKnownIssue("strings print in full at every reference; fixed by h2-amplify") {
-            #expect((json?.utf8.count ?? 0) <= Self.budget(bytes.count))
-        }
-    }
-
-    /// typed target (oracle: escape): `eventText()` (what `inspect` and `events` print for a typedstream) copied
-    /// class names and strings with control characters (NUL, ESC sequences) to the terminal.
-    @Test func typedstreamEventTextEscapesControlCharacters() throws {
-        let object = TypedObject(classes: [TypedClass("Evil\u{1B}[2J", version: 0)], groups: [
-            TypedGroup(encoding: "+", values: [.string(Array("\u{0}\u{1B}]0;title\u{07}".utf8))]),
-        ])
-        let stream = try Typedstream(bytes: TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(object)])]).typedstreamBytes())
-        let text = stream.eventText()
-        withKnownIssue("archive text reaches the terminal unescaped; not fixed yet") {
-            #expect(!text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
-        }
+        #expect((json?.utf8.count ?? 0) <= Self.budget(bytes.count))
     }
 
     /// typed target (oracle: time; `IMessageText` did not return): an attributed string whose attribute value is
     /// a DAG of NSArrays, each holding the next twice (the artifact: 33 objects in 16 KB), was expanded at every
     /// reference down to the depth limit (512): 2^40 values for 40 levels. The text layer must refer to a
     /// repeated object or spend from a budget.
-    @Test(.disabled("fixed by h2-amplify (IMessageText expands shared objects once or within a budget); enable after the merge"))
+    @Test
     func anIMessageAttributeHoldingADoublingDAGDecodesQuickly() throws {
         var inner = TypedValue.object(.string("leaf"))
         for _ in 0..<40 { inner = .object(.array([inner, inner])) }
