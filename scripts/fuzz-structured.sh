@@ -167,6 +167,27 @@ summary() {
         "$target" "$variant" "${runs:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$crashes" "$log"
 }
 
+# Without ASan, libFuzzer's timeout handler (SIGALRM) can deadlock in malloc when the alarm lands inside malloc; in
+# fork mode the parent then waits for ever. This watchdog kills (SIGKILL, which fork mode counts as a crash and
+# goes on) a child of the given fuzzers that sleeps on a futex with no CPU progress for 40 s.
+watchdog() {
+    local -A seen=()
+    local parent child cpu
+    while sleep 40; do
+        for parent in "$@"; do
+            for child in $(pgrep -P "$parent" 2>/dev/null) $(pgrep -P "$(pgrep -P "$parent" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null); do
+                [[ -r /proc/$child/stat ]] || continue
+                cpu=$(awk '{print $14 + $15}' "/proc/$child/stat")
+                if [[ $(cat "/proc/$child/wchan" 2>/dev/null) == futex_do_wait && ${seen[$child]:-} == "$cpu" ]]; then
+                    echo "fuzz: watchdog: killing deadlocked child $child of $parent" >&2
+                    kill -9 "$child" 2>/dev/null || true
+                fi
+                seen[$child]=$cpu
+            done
+        done
+    done
+}
+
 mode=${1:?usage: scripts/fuzz-structured.sh build|seeds|run|smoke|campaign|minimize ...}
 shift
 case $mode in
@@ -207,14 +228,19 @@ campaign)
         build_libraries
         build_commands
         for t in "${targets[@]}"; do build_target "$t"; done
+        pids=()
         for t in "${targets[@]}"; do
             if [[ $v == fast ]]; then
                 run "$t" "${FUZZ_MAX_SECONDS:-86400}" -runs="$runs" "${keep[@]}" >"$base/logs/campaign-$v-$t.log" 2>&1 &
             else
                 run "$t" "${FUZZ_ASAN_SECONDS:-300}" "${keep[@]}" >"$base/logs/campaign-$v-$t.log" 2>&1 &
             fi
+            pids+=($!)
         done
-        wait
+        watchdog "${pids[@]}" &
+        dog=$!
+        wait "${pids[@]}"
+        kill "$dog" 2>/dev/null || true
         for t in "${targets[@]}"; do summary "$t" "$base/logs/campaign-$v-$t.log"; done
     done
     ;;
