@@ -225,7 +225,9 @@ struct ArchiveTree {
         for (name, entry) in rows {
             let count = String(entry.count)
             let chain = entry.chain.count > 1 ? "  (" + entry.chain.joined(separator: " → ") + ")" : ""
-            text += String(repeating: " ", count: width - count.count) + count + "  " + name + chain + "\n"
+            // Escaped here, one row at a time: the caller keeps the table's own line breaks, not a name's.
+            text += String(repeating: " ", count: width - count.count) + count + "  "
+                + TerminalText.escaped(name + chain) + "\n"
         }
         text += String(repeating: " ", count: width - String(instances).count) + "\(instances)  instances of "
         text += "\(counts.count) classes in \(archive.objects.count) objects\n"

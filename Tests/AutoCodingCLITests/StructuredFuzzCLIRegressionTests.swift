@@ -103,10 +103,8 @@ struct StructuredFuzzCLIRegressionTests {
             ]
         )
         let printed = TerminalText.escaped(ArchiveTree.classTable(archive), keepingNewlines: true)
-        withKnownIssue("the class table keeps line breaks from class names; not fixed yet") {
-            #expect(!printed.contains("\r"))
-            #expect(!printed.contains("Evil\nforged"))
-        }
+        #expect(!printed.contains("\r"))
+        #expect(!printed.contains("Evil\nforged"))
     }
 
     /// keyed target (oracle: codegen-escape): codegen copied a key holding a line break ("\0x.y#x.y\n" in the

@@ -72,8 +72,7 @@ struct StructuredFuzzRegressionTests {
     /// is refused at depth 512), and building the value tree recursed once per level. `ArchiveGraph(bytes:)`,
     /// `batch` and every eager command read through it; 20,000 levels are accepted, 100,000 crash. The view must
     /// refuse nesting past `depthLimit` whatever the object order.
-    @Test(.disabled("not fixed yet: KeyedArchiveView's depth check misses post-order nesting; keyedArchive() recurses"))
-    func anArchiveNested100000DeepInPostOrderIsRefusedWithoutOverflowingTheStack() throws {
+    @Test func anArchiveNested100000DeepInPostOrderIsRefusedWithoutOverflowingTheStack() throws {
         let bytes = Self.postOrderNesting(depth: 100_000)
         #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes).keyedArchive() }
         #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
@@ -82,9 +81,8 @@ struct StructuredFuzzRegressionTests {
     /// The same nesting 20,000 deep does not crash, but is read although it is deeper than `depthLimit` (512).
     @Test func anArchiveNested20000DeepInPostOrderIsRefusedByTheDepthLimit() throws {
         let bytes = Self.postOrderNesting(depth: 20_000)
-        withKnownIssue("KeyedArchiveView's depth check misses post-order nesting; not fixed yet") {
-            #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes) }
-        }
+        let error = #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes) }
+        #expect(error?.code == .depthLimitExceeded)
     }
 
     // MARK: Plist-level sharing
@@ -95,8 +93,7 @@ struct StructuredFuzzRegressionTests {
     /// readers copied every shared container at every reference: `validate` took 40 s and 2.4 GB. Expansion must
     /// spend from a budget proportional to the input (and the error name it), or keep the sharing. Still 5 s after
     /// the h2-amplify merge (disabled: it takes gigabytes).
-    @Test(.disabled("not fixed yet (still seconds and gigabytes after h2-amplify): shared plist containers expand under the 64 Mi-node limit"))
-    func aSharedContainerDAGOf311BytesIsRefusedOrReadQuickly() throws {
+    @Test func aSharedContainerDAGOf311BytesIsRefusedOrReadQuickly() throws {
         let bytes: [UInt8] =
             Array("bplist00".utf8)
             + [0x54, 0x6C, 0x65, 0x61, 0x66]  // #0: "leaf"
@@ -286,8 +283,7 @@ struct StructuredFuzzRegressionTests {
     /// `[-1]`, `ArchivePath(steps:)` does not) passed the lazy reader's `i < count` check and read a reference before
     /// the array's own, through an unsafe pointer: an out-of-bounds read of the mapped file, a SEGV for large
     /// indices. The `path` oracle (description must parse) hid it until it was skipped. It must throw.
-    @Test(.disabled("not fixed yet: the lazy reader reads out of bounds for a negative index (unsafe code)"))
-    func aNegativeIndexIsRefusedByTheLazyReader() throws {
+    @Test func aNegativeIndexIsRefusedByTheLazyReader() throws {
         let archive = try LazyKeyedArchive(bytes: Self.arrayRoot.binaryPlist())
         #expect(throws: ArchivePathError.self) { try archive.values(at: ArchivePath(steps: [.key("root"), .index(-1)])) }
         #expect(throws: ArchivePathError.self) { try archive.values(at: ArchivePath(steps: [.key("root"), .index(Int.min)])) }
@@ -295,8 +291,7 @@ struct StructuredFuzzRegressionTests {
 
     /// keyed target, same campaign (oracle: crash; `Array` subscript trap in `ArchiveGraph.apply`): the eager
     /// reader's `i < count` check let a negative index through too. It must throw as for an index past the end.
-    @Test(.disabled("not fixed yet: the eager path traps on a negative index"))
-    func aNegativeIndexIsRefusedByTheEagerReader() throws {
+    @Test func aNegativeIndexIsRefusedByTheEagerReader() throws {
         let graph = try ArchiveGraph(bytes: Self.arrayRoot.binaryPlist())
         #expect(throws: ArchivePathError.self) { try graph.values(at: ArchivePath(steps: [.key("root"), .index(-1)])) }
     }

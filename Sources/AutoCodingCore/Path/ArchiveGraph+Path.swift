@@ -55,7 +55,7 @@ extension ArchiveGraph {
         case (.key(let key), .dictionary(let entries)), (.subscriptKey(let key), .dictionary(let entries)):
             return entries[key].map { [$0] }
         case (.index(let i), _):
-            return elements.flatMap { i < $0.count ? [$0[i]] : nil }
+            return elements.flatMap { $0.indices.contains(i) ? [$0[i]] : nil }
         case (.all, .dictionary(let entries)):
             return Array(entries.values)
         case (.all, _):

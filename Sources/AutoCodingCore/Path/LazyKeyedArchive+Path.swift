@@ -104,8 +104,11 @@ extension LazyKeyedArchive {
         case .index(let i):
             let array = try elements(of: object, kind: kind, what: what)
             let count = try count(of: array)
-            guard i < count else {
-                throw PathStepFailure(reason: "index \(i) is beyond the \(count) elements of \(try what())")
+            guard i >= 0, i < count else {
+                throw PathStepFailure(
+                    reason: i < 0
+                        ? "index \(i) is negative (\(try what()))"
+                        : "index \(i) is beyond the \(count) elements of \(try what())")
             }
             next.append(try element(i, of: array))
         case .all:

@@ -211,7 +211,9 @@ package struct BPlistIndex: Sendable {
                 let isDictionary = record.kind == .dictionary
                 let refs = isDictionary ? 2 * Int(record.count) : Int(record.count)
                 if top.next == refs {
-                    mark[top.object] = UInt16(top.height + 1)
+                    // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every
+                    // container met done: nesting written children first passed at any depth).
+                    mark[top.object] = UInt16(top.height + 2)
                     stack.removeLast()
                     if !stack.isEmpty {
                         stack[stack.count - 1].height = max(stack[stack.count - 1].height, top.height + 1)

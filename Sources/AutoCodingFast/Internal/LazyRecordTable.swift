@@ -78,6 +78,11 @@ final class LazyRecordTable {
 
     /// The object number of element `i` of array `object`, or of key `i` (value `count + i`) of a dictionary.
     func ref(_ object: Int, _ record: BPlistIndex.Record, _ i: Int) throws(ArchiveError) -> Int {
+        // The one bounds check before the unsafe read: `i` may come from a caller's path.
+        let refs = record.kind == .dictionary ? 2 * Int(record.count) : (record.kind == .array ? Int(record.count) : 0)
+        guard i >= 0, i < refs else {
+            throw ArchiveError(.invalidReference, "object \(object) has no reference \(i) (it holds \(refs))")
+        }
         let child = BPlistBytes.readUInt(
             raw, at: record.offset + i * trailer.objectRefSize, width: trailer.objectRefSize)
         guard child < UInt64(trailer.objectCount) else {
