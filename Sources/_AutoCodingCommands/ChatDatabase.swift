@@ -369,16 +369,7 @@ enum AppleDate {
             rest += 86_400
             days -= 1
         }
-        // Howard Hinnant's days-to-civil.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = ISO8601Text.civil(fromDays: days)
         guard (1...9999).contains(year) else { return nil }
         var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
         if milliseconds > 0 { text += String(format: ".%03d", milliseconds) }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` dates, written and read by hand so that the fraction can carry as many
 /// digits as a `Double` needs, for years 1 to 9999.
-enum ISO8601Text {
+package enum ISO8601Text {
     /// Seconds from 1970 to 2001, the reference date of plist dates.
     private static let referenceOffset: Int64 = 978_307_200
 
@@ -88,8 +88,8 @@ enum ISO8601Text {
         return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 
-    /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a proleptic Gregorian date (year, month, day).
+    package static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
