@@ -83,7 +83,12 @@ final class EncodingContext {
             return graph.encode(unsafeBitCast(value, to: ArchivedValue.self))  // T is ArchivedValue.
         case .archiveCoding:
             // An NSCoding-style class: `encode(with:)` and its hooks, wherever it sits.
-            return try encodeCoding(value as! any ArchiveCoding, codingPathNode: codingPathNode)
+            // The kind was decided from T's conformance, so the cast holds; a throw rather than a trap all the same.
+            guard let coding = value as? any ArchiveCoding else {
+                throw EncodingError.invalidValue(value, .init(
+                    codingPath: codingPathNode.path, debugDescription: "\(T.self) is not an ArchiveCoding class"))
+            }
+            return try encodeCoding(coding, codingPathNode: codingPathNode)
         case .object(let isClass):
             guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
             // `T` is a class: its value is one reference. `as AnyObject` would go through the runtime's
