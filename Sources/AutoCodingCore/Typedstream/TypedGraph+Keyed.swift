@@ -14,7 +14,16 @@ extension TypedGraph {
         var converter = TypedKeyedConverter()
         var roots: OrderedDictionary<String, ArchivedValue> = [:]
         for (index, value) in groups.flatMap(\.values).enumerated() {
-            roots[index == 0 ? "root" : "$\(index)"] = converter.convert(value)
+            var converted = converter.convert(value)
+            if case .array = converted {
+                // A top-level C array or struct: `$top` holds only UIDs, so it becomes an NSArray of its values
+                // (left in place, every keyed reader refuses the archive).
+                let array = ArchivedObject(
+                    archiveClass: ArchiveClass(name: "NSArray", chain: ["NSArray", "NSObject"]),
+                    fields: [FoundationKey.objects: converted])
+                converted = .object(array)
+            }
+            roots[index == 0 ? "root" : "$\(index)"] = converted
         }
         converter.drain()
         return ArchiveGraph(roots: roots)
