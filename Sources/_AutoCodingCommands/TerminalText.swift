@@ -12,15 +12,27 @@ enum TerminalText {
         guard text.unicodeScalars.contains(where: { needsEscape($0, keepingNewlines: keepingNewlines) }) else {
             return text
         }
-        var out = String.UnicodeScalarView()
+        // UTF-8 out, with no String made per escaped scalar: a class name of 58,000 ESC characters printed at
+        // every reference must still cost milliseconds.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 16)
+        let hex = Array("0123456789ABCDEF".utf8)
         for scalar in text.unicodeScalars {
-            if needsEscape(scalar, keepingNewlines: keepingNewlines) {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
-            } else {
-                out.append(scalar)
+            guard needsEscape(scalar, keepingNewlines: keepingNewlines) else {
+                out.append(contentsOf: UTF8.encode(scalar)!)
+                continue
             }
+            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "{")])
+            var digits: [UInt8] = []
+            var value = scalar.value
+            repeat {
+                digits.append(hex[Int(value & 0xF)])
+                value >>= 4
+            } while value != 0
+            out.append(contentsOf: digits.reversed())
+            out.append(UInt8(ascii: "}"))
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// JSON text with the characters ``needsEscape(_:keepingNewlines:)`` names written as `\uXXXX` escapes
