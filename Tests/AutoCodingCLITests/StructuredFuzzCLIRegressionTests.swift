@@ -133,6 +133,22 @@ struct StructuredFuzzCLIRegressionTests {
         #expect(elapsed < .seconds(1))
     }
 
+    /// keyed target, campaign after the h1/h2/h8 merges (oracle: output; one `batch --json` record was 25.9 MB for a
+    /// 78 KB archive, budget 8.9 MB): 371 objects shared one class descriptor whose `$classes` held 35 KB of names,
+    /// and the graph JSON prints the chain with every object; `BatchDecoder` calls the unbudgeted `json()`. The
+    /// record must stay within the budget (the chain printed once, or the budgeted writer and an error record).
+    @Test func batchJSONOfObjectsSharingALongClassChainStaysWithinTheBudget() throws {
+        let chain: [ArchiveValue] = (0..<300).map { .string("Class\($0)" + String(repeating: "x", count: 100)) }
+        var objects: [ArchiveValue] = [.string("$null")]
+        for i in 1...300 { objects.append(.dictionary(["$class": .uid(ArchiveUID(301)), "next": .uid(ArchiveUID(UInt32(i == 300 ? 0 : i + 1)))])) }
+        objects.append(.dictionary(["$classname": .string("App.Node"), "$classes": .array(chain)]))
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let outcome = BatchDecoder(options: ArchiveReadingOptions(), withJSON: true).decode(bytes)
+        withKnownIssue("batch --json is not budgeted and the JSON repeats class chains; not fixed yet") {
+            #expect((outcome.graphJSON?.utf8.count ?? 0) <= 100 * bytes.count + (1 << 20))
+        }
+    }
+
     /// keyed target (oracle: codegen-escape): codegen copied a key holding a line break ("\0x.y#x.y\n" in the
     /// artifact) into the generated Swift as it was; a class name or key such as "}\nfunc injected() {}" would be
     /// code. Names must become identifiers, and text kept from the archive escaped literals.
