@@ -349,7 +349,7 @@ struct EncodingParser {
             let elementStart = index
             skipBalanced(close: UInt8(ascii: "]"))
             let element = Array(bytes[elementStart..<max(elementStart, index - 1)])
-            return .array(count: negative ? -digits : digits, element: element, encoding: String(decoding: bytes[start..<index], as: UTF8.self))
+            return .array(count: negative ? 0 &- digits : digits, element: element, encoding: String(decoding: bytes[start..<index], as: UTF8.self))
         case UInt8(ascii: "{"):
             index += 1
             while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: "}") { index += 1 }

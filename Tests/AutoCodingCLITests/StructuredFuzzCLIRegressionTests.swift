@@ -107,6 +107,46 @@ struct StructuredFuzzCLIRegressionTests {
         #expect(!printed.contains("Evil\nforged"))
     }
 
+    /// typed target, campaign after the h1/h2/h8 merges (oracle: time; `json` of a 511 KB attributedBody did not
+    /// finish in 30 s, in `JSONLine.appendString` under `TypedstreamJSON.json(_:options:)`): an attribute held an
+    /// NSArray of 365 references to one NSString of 70,888 escape characters. `IMessageText` maps it quickly, but
+    /// the message JSON prints the string (escaped, 6 bytes a character) at every reference, 155 MB, and is built
+    /// whole before `json` compares its size with the output budget. It must refer to the repeated object or
+    /// spend from the budget while it is built.
+    @Test(.disabled("not fixed yet: takes minutes (over 200 s here), the message JSON is built before the budget check"))
+    func typedstreamJSONOfASharedAttributeStringIsBudgetedWhileBuilt() throws {
+        let string = TypedObject.string(String(repeating: "\u{1B}", count: 70_888))
+        let attributes = TypedObject.dictionary([
+            // 439 KB of data, as in the artifact (an embedded keyed archive there): it raises the input size, and
+            // with it the budgets that are proportional to it.
+            (key: .object(.string("padding")), value: .object(.data(Array(repeating: 0, count: 439_000)))),
+            (key: .object(.string(IMessageText.Key.messagePart)), value: .object(.array(Array(repeating: .object(string), count: 365)))),
+        ])
+        let body = TypedObject.attributedString("hello", runs: [(length: 5, attributes: attributes)])
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(body)])]).typedstreamBytes()
+        let start = ContinuousClock.now
+        let text = try? TypedstreamJSON.json(bytes, options: ArchiveReadingOptions())
+        let elapsed = ContinuousClock.now - start
+        #expect((text?.utf8.count ?? 0) <= 100 * bytes.count + (1 << 20))
+        #expect(elapsed < .seconds(1))
+    }
+
+    /// keyed target, campaign after the h1/h2/h8 merges (oracle: output; one `batch --json` record was 25.9 MB for a
+    /// 78 KB archive, budget 8.9 MB): 371 objects shared one class descriptor whose `$classes` held 35 KB of names,
+    /// and the graph JSON prints the chain with every object; `BatchDecoder` calls the unbudgeted `json()`. The
+    /// record must stay within the budget (the chain printed once, or the budgeted writer and an error record).
+    @Test func batchJSONOfObjectsSharingALongClassChainStaysWithinTheBudget() throws {
+        let chain: [ArchiveValue] = (0..<300).map { .string("Class\($0)" + String(repeating: "x", count: 100)) }
+        var objects: [ArchiveValue] = [.string("$null")]
+        for i in 1...300 { objects.append(.dictionary(["$class": .uid(ArchiveUID(301)), "next": .uid(ArchiveUID(UInt32(i == 300 ? 0 : i + 1)))])) }
+        objects.append(.dictionary(["$classname": .string("App.Node"), "$classes": .array(chain)]))
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let outcome = BatchDecoder(options: ArchiveReadingOptions(), withJSON: true).decode(bytes)
+        withKnownIssue("batch --json is not budgeted and the JSON repeats class chains; not fixed yet") {
+            #expect((outcome.graphJSON?.utf8.count ?? 0) <= 100 * bytes.count + (1 << 20))
+        }
+    }
+
     /// keyed target (oracle: codegen-escape): codegen copied a key holding a line break ("\0x.y#x.y\n" in the
     /// artifact) into the generated Swift as it was; a class name or key such as "}\nfunc injected() {}" would be
     /// code. Names must become identifiers, and text kept from the archive escaped literals.
