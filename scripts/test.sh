@@ -8,6 +8,6 @@ swift test
 scripts/doc-samples.sh  # every ```swift block of README.md and the DocC articles, typechecked against the debug build
 scripts/docs.sh         # the DocC archives (about a minute after the build above); prints their paths
 scripts/codegen-corpus.sh  # codegen over ../shared/corpus/apple, compiled against the debug build (skipped without the corpus)
-# The benchmark harness's smoke run (every path at N = 1000, results checked, no timing asserted), on the
-# debug build just made, so that `autocoding-bench` never rots. About a minute.
+# The comparison runner's smoke run (every path at N = 1000, results checked, no timing asserted), so that
+# `autocoding-bench` never rots. It builds the Benchmarks package in debug (its own .build, a few minutes).
 scripts/bench-smoke.sh
