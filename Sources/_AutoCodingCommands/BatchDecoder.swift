@@ -175,7 +175,11 @@ struct BatchDecoder {
             outcome.objects = view.objectCount
             let graph = try ArchiveGraph(archive: view.keyedArchive())
             outcome.rootClass = Self.className(of: graph.root)
-            if withJSON { outcome.graphJSON = graph.json(prettyPrinted: false) }
+            if withJSON {
+                // The same output budget as `json`: a record past it carries `limitExceeded`, not gigabytes.
+                outcome.graphJSON = try graph.json(
+                    prettyPrinted: false, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+            }
         } catch where plainAllowed && error.code == .notKeyedArchive {
             return decodePlain(bytes)
         } catch {
