@@ -131,9 +131,20 @@ final class DecodingContext {
         node.isNull ? nil : table.entry(of: node.object, key: key, startingAt: &keySlot)
     }
 
+    /// Where the previous `$class` lookup found it. Writers unique the key string and put it at the same slot
+    /// of every object, so the lookup, made for every object, compares one object number instead of scanning
+    /// (and leaves ``keySlot`` on the track of the field lookups).
+    @exclusivity(unchecked) private var classKeyHint = ArchiveRecordTable.KeyHint()
+
+    /// The bplist object stored under `$class` in the object at `node` (see ``field(_:of:)``).
+    @inline(__always)
+    func classField(of node: Node) -> Int? {
+        node.isNull ? nil : table.entry(of: node.object, key: ArchiveKey.class, hint: &classKeyHint)
+    }
+
     /// The class name of the instance at `node`, or nil when it is not an instance.
     func className(of node: Node) throws -> String? {
-        guard !node.isNull, let classRef = field(ArchiveKey.class, of: node) else { return nil }
+        guard !node.isNull, let classRef = classField(of: node) else { return nil }
         let descriptor = try resolve(classRef)
         if let name = classNames[descriptor.object] { return name }
         guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
@@ -272,24 +283,33 @@ final class DecodingContext {
 
     // MARK: Class checks (NSSecureCoding's "of class")
 
-    /// The last class check made for each class descriptor: the expected type and the class to instantiate.
-    @exclusivity(unchecked) private var classChecks: [Int: (expected: ObjectIdentifier, result: AnyClass)] = [:]
+    /// A class check made: the class descriptor's object, the expected type, and the class to instantiate.
+    private struct ClassCheck {
+        var descriptor: Int
+        var expected: ObjectIdentifier
+        var result: AnyClass
+    }
+    /// The first class checks made, searched in order: an archive has few classes, and comparing a handful of
+    /// integers costs less than hashing (the check runs for every object decoded).
+    @exclusivity(unchecked) private var recentClassChecks: [ClassCheck] = []
+    /// The class checks made once ``recentClassChecks`` is full, by descriptor (the last one for each).
+    @exclusivity(unchecked) private var classChecks: [Int: ClassCheck] = [:]
 
     /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
     /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
     /// subclass of it, and returns the class to instantiate. Anything else is a `DecodingError.typeMismatch`
     /// naming the path, the class found and the class expected. Decided once per class descriptor and type.
     func checkedClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
-        let descriptor: Int
-        if let classRef = field(ArchiveKey.class, of: node) {
-            descriptor = try resolve(classRef).object
-            if let known = classChecks[descriptor], known.expected == ObjectIdentifier(expected) { return known.result }
-        } else {
+        guard let classRef = classField(of: node) else {
             throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class")
         }
-        let result: AnyClass = try computeClass(expected, node: node, path: path)
-        classChecks[descriptor] = (ObjectIdentifier(expected), result)
-        return result
+        let descriptor = try resolve(classRef).object
+        let id = ObjectIdentifier(expected)
+        for check in recentClassChecks where check.descriptor == descriptor && check.expected == id { return check.result }
+        if !classChecks.isEmpty, let known = classChecks[descriptor], known.expected == id { return known.result }
+        let check = ClassCheck(descriptor: descriptor, expected: id, result: try computeClass(expected, node: node, path: path))
+        if recentClassChecks.count < 8 { recentClassChecks.append(check) } else { classChecks[descriptor] = check }
+        return check.result
     }
 
     private func computeClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
