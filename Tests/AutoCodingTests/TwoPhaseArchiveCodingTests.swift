@@ -99,4 +99,29 @@ struct TwoPhaseCodingTests {
         defer { back.link = nil }
         #expect(back.link?.node === back && back.name == "n")
     }
+
+    @Test func aChainDeeperThanMaxDepthIsAnError() throws {
+        // Filling recurses (decode(with:) reads its children finished), so the depth limit bounds it.
+        func chain(_ length: Int) -> ParityNode {
+            let head = ParityNode()
+            var last = head
+            for _ in 1..<length {
+                let next = ParityNode()
+                last.next = next
+                last = next
+            }
+            return head
+        }
+        var decoder = KeyedArchiveDecoder()
+        decoder.maxDepth = 40
+        let short = try KeyedArchiver.archivedData(withRootObject: chain(30))
+        let back = try decoder.decode(ParityNode.self, from: short)
+        var length = 1
+        var node = back
+        while let next = node.next { (node, length) = (next, length + 1) }
+        #expect(length == 30)
+        let long = try KeyedArchiver.archivedData(withRootObject: chain(50))
+        let message = decodingError { _ = try decoder.decode(ParityNode.self, from: long) }
+        #expect(message?.contains("values nest deeper than maxDepth 40") == true, "\(message ?? "no error")")
+    }
 }
