@@ -27,7 +27,8 @@
     extension, conformances: AutoCodingObject, AutoCodingValue, Hashable,
     names: named(==), named(hash(into:)), named(codableProperties), named(init(from:)), named(encode(to:))
 )
-public macro AutoCoding(identityEquality: Bool = false, equatable: Bool = true) = #externalMacro(module: "AutoCodingMacros", type: "AutoCodingMacro")
+public macro AutoCoding(identityEquality: Bool = false, equatable: Bool = true) =
+    #externalMacro(module: "AutoCodingMacros", type: "AutoCodingMacro")
 
 /// Leaves a stored property out of ``AutoCoding(identityEquality:equatable:)`` archiving.
 @attached(peer)

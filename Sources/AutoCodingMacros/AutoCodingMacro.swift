@@ -330,17 +330,22 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
         modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) } ? "public " : ""
     }
 
-    private static func identityEquality(_ node: AttributeSyntax) -> Bool { booleanArgument("identityEquality", of: node, is: true) }
+    private static func identityEquality(_ node: AttributeSyntax) -> Bool {
+        booleanArgument("identityEquality", of: node, is: true)
+    }
 
     /// `equatable: false`: no generated `==` and `hash(into:)` for a struct.
-    private static func optsOutOfEquality(_ node: AttributeSyntax) -> Bool { booleanArgument("equatable", of: node, is: false) }
+    private static func optsOutOfEquality(_ node: AttributeSyntax) -> Bool {
+        booleanArgument("equatable", of: node, is: false)
+    }
 
     /// Whether the attribute passes the literal `value` for `label`.
     private static func booleanArgument(_ label: String, of node: AttributeSyntax, is value: Bool) -> Bool {
         guard case .argumentList(let arguments) = node.arguments else { return false }
         let literal: Keyword = value ? .true : .false
         return arguments.contains {
-            $0.label?.text == label && $0.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(literal)
+            $0.label?.text == label
+                && $0.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(literal)
         }
     }
 

@@ -185,7 +185,8 @@ extension DecodingContext {
                 object = try nested(path) { try T(coder: coder) }
             } else {
                 guard let codingType = concrete as? any ArchiveCoding.Type else {
-                    throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an ArchiveCoding class")
+                    throw DecodingError.archiveTypeMismatch(
+                        T.self, at: path, found: "\(concrete), not an ArchiveCoding class")
                 }
                 object = try nested(path) { try codingType.init(coder: coder) }
             }

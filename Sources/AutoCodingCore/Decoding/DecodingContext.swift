@@ -305,9 +305,12 @@ final class DecodingContext {
         }
         let descriptor = try resolve(classRef).object
         let id = ObjectIdentifier(expected)
-        for check in recentClassChecks where check.descriptor == descriptor && check.expected == id { return check.result }
+        for check in recentClassChecks where check.descriptor == descriptor && check.expected == id {
+            return check.result
+        }
         if !classChecks.isEmpty, let known = classChecks[descriptor], known.expected == id { return known.result }
-        let check = ClassCheck(descriptor: descriptor, expected: id, result: try computeClass(expected, node: node, path: path))
+        let result = try computeClass(expected, node: node, path: path)
+        let check = ClassCheck(descriptor: descriptor, expected: id, result: result)
         if recentClassChecks.count < 8 { recentClassChecks.append(check) } else { classChecks[descriptor] = check }
         return check.result
     }

@@ -286,7 +286,9 @@ final class EncodingContext {
         case .keyed(let storage):
             let uid = reserved ?? builder.reserve()
             builder.fillInstance(uid, classUID: classUID(), storage.finish())
-            if !conditionalStorages.isEmpty, let waiting = conditionalStorages.removeValue(forKey: ObjectIdentifier(storage)) {
+            if !conditionalStorages.isEmpty,
+                let waiting = conditionalStorages.removeValue(forKey: ObjectIdentifier(storage))
+            {
                 // Conditional fields written through `encode(to:)`: they now belong to this entry.
                 for index in waiting { conditionals[index].owner = uid; conditionals[index].storage = nil }
             }
