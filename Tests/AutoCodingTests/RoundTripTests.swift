@@ -68,7 +68,19 @@ struct RoundTripTests {
         let error = #expect(throws: DecodingError.self) {
             try KeyedArchiveDecoder().decode(Person.self, from: archive.binaryPlist())
         }
-        #expect(String(describing: error).contains("maxDepth"))
+        #expect(String(describing: error).contains("values nest deeper than options.decodingDepthLimit 256"))
+    }
+
+    @Test func decodingDepthLimitIsTheOptionsValue() throws {
+        var head = Person(name: "0", age: 0)
+        for i in 1..<6 { head = Person(name: "\(i)", age: i, friends: [head]) }
+        let bytes = try KeyedArchiveEncoder().encodeBytes(head)
+        var decoder = KeyedArchiveDecoder()
+        #expect(decoder.options.decodingDepthLimit == 256)
+        #expect(try decoder.decode(Person.self, from: bytes).name == "5")
+        decoder.options.decodingDepthLimit = 4
+        let error = #expect(throws: DecodingError.self) { try decoder.decode(Person.self, from: bytes) }
+        #expect(String(describing: error).contains("values nest deeper than options.decodingDepthLimit 4"))
     }
 
     @Test func wrongTypeIsATypeMismatchWithItsPath() throws {
