@@ -48,7 +48,7 @@ struct Validate: ParsableCommand {
             } catch {
                 record.bool("ok", false)
                 record.raw("error", ErrorReport(error).json)
-                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("FAIL \(path): \(error)") + "\n")
+                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("FAIL \(path): \(ErrorReport.text(error))") + "\n")
                 failed += 1
             }
         }
