@@ -40,10 +40,10 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// So this limit is the lower one; past it the decode throws a `DecodingError`.
     ///
     /// Measured in a debug build on Linux x86-64 (a `Codable` class with a synthesized `init(from:)`): about
-    /// 4.5 KiB of stack per level, so the default needs about 1.2 MiB. The main thread (8 MiB) and Linux's
-    /// default threads have that; a thread with 512 KiB (a secondary thread or a Swift concurrency thread on
-    /// macOS) decodes about 96 levels. For untrusted input on small stacks, lower this limit (or decode on a
-    /// thread with a larger stack).
+    /// 4.5 KiB of stack per level, so the default needs about 1.2 MiB. The main thread has that (8 MiB by
+    /// default on Linux and macOS); a thread with a 512 KiB stack (macOS's default for secondary threads)
+    /// decodes about 96 levels. For untrusted input on small stacks, lower this limit or decode on a thread
+    /// with a larger stack.
     public var decodingDepthLimit: Int = 256
 
     /// The most nodes a property list may have once shared references are expanded into copies, as a
