@@ -67,7 +67,8 @@ struct GraphJSONBuilder {
     mutating func key(_ key: String) throws {
         guard let last = stack.indices.last else { return }
         if stack[last].context == .document && key != GraphJSONKey.archiver && key != GraphJSONKey.top {
-            throw ArchiveJSONError(.invalidForm, "unexpected key \"\(key)\" in the document; expected $archiver and $top")
+            throw ArchiveJSONError(
+                .invalidForm, "unexpected key \"\(key)\" in the document; expected $archiver and $top")
         }
         // Mutate the frame in place: a copy would make every insert copy the key set.
         let isDuplicate: Bool
@@ -134,7 +135,8 @@ struct GraphJSONBuilder {
     mutating func finish() throws -> Node {
         guard stack.isEmpty, let result else { throw ArchiveJSONError(.invalidSyntax, "unexpected end of input") }
         if let dangling = referenced.first(where: { !defined.contains($0) }) {
-            throw ArchiveJSONError(.undefinedReference, "{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
+            throw ArchiveJSONError(
+                .undefinedReference, "{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
         }
         return result
     }
@@ -156,7 +158,9 @@ struct GraphJSONBuilder {
 
     private mutating func add(_ node: Node, height: Int = 0) throws {
         guard height <= Self.maxValueDepth else {
-            throw ArchiveJSONError(.depthLimitExceeded, "values nested deeper than \(Self.maxValueDepth) levels (no readable archive nests that deep)")
+            throw ArchiveJSONError(
+                .depthLimitExceeded,
+                "values nested deeper than \(Self.maxValueDepth) levels (no readable archive nests that deep)")
         }
         guard let last = stack.indices.last else {
             result = node
@@ -195,7 +199,8 @@ struct GraphJSONBuilder {
                 // a graph holding one would write an archive that does not read back.
                 switch value {
                 case .array, .dictionary:
-                    throw ArchiveJSONError(.invalidForm, "$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
+                    throw ArchiveJSONError(
+                        .invalidForm, "$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
                 default: roots[key] = value
                 }
             }
@@ -269,7 +274,9 @@ struct GraphJSONBuilder {
         for (key, node) in entries {
             switch key {
             case GraphJSONKey.className:
-                guard case .plist(.string(let value)) = node else { throw ArchiveJSONError(.invalidForm, "$class must be a string") }
+                guard case .plist(.string(let value)) = node else {
+                    throw ArchiveJSONError(.invalidForm, "$class must be a string")
+                }
                 name = value
             case GraphJSONKey.classes:
                 guard case .plist(.array(let names)) = node else {
@@ -296,14 +303,18 @@ struct GraphJSONBuilder {
                 // An instance's `$class` entry is its class reference: the writer puts the class there, so such a
                 // field would be lost on the way to an archive (and no archive reader makes one).
                 guard field != ArchiveKey.class else {
-                    throw ArchiveJSONError(.invalidForm, "an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
+                    throw ArchiveJSONError(
+                        .invalidForm,
+                        "an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
                 }
                 fields[field] = Self.graphValue(node)
             }
         }
         let archiveClass = ArchiveClass(name: name ?? "", chain: chain)
         guard let number else { return ArchivedObject(archiveClass: archiveClass, fields: fields) }
-        guard defined.insert(number).inserted else { throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice") }
+        guard defined.insert(number).inserted else {
+            throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice")
+        }
         let object = shell(number)
         object.archiveClass = archiveClass
         object.fields = fields
@@ -313,10 +324,15 @@ struct GraphJSONBuilder {
     /// Records a shared scalar under its `$uid`. The writer prints a shared scalar before its `$ref`s; a `$ref`
     /// met first has already been taken for an object, so it is refused.
     private mutating func defineScalar(_ scalar: ArchivedValue, _ node: Node) throws {
-        guard let number = try integer(node, GraphJSONKey.uid) else { throw ArchiveJSONError(.invalidForm, "$uid must be an integer") }
-        guard defined.insert(number).inserted else { throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice") }
+        guard let number = try integer(node, GraphJSONKey.uid) else {
+            throw ArchiveJSONError(.invalidForm, "$uid must be an integer")
+        }
+        guard defined.insert(number).inserted else {
+            throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice")
+        }
         guard shells[number] == nil else {
-            throw ArchiveJSONError(.undefinedReference, "{\"$ref\": \(number)} comes before the shared value it names; define it first")
+            throw ArchiveJSONError(
+                .undefinedReference, "{\"$ref\": \(number)} comes before the shared value it names; define it first")
         }
         scalars[number] = scalar
     }
@@ -353,7 +369,8 @@ struct GraphJSONBuilder {
                     time = try real(node, key)
                 } else if time == nil {
                     guard case .plist(.string(let text)) = node, let parsed = ISO8601Text.parse(text) else {
-                        throw ArchiveJSONError(.invalidForm, "$date must be an ISO 8601 date such as \"2001-01-01T00:00:00Z\"")
+                        throw ArchiveJSONError(
+                            .invalidForm, "$date must be an ISO 8601 date such as \"2001-01-01T00:00:00Z\"")
                     }
                     time = parsed
                 }

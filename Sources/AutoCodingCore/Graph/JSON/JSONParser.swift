@@ -249,7 +249,9 @@ enum JSONParser {
                 if let value = Int64(text) { return .integer(value) }
                 if let value = UInt64(text) { return .unsignedInteger(value) }
             }
-            guard let value = Double(text) else { throw ArchiveJSONError(.invalidSyntax, "invalid number \(text)", offset: start) }
+            guard let value = Double(text) else {
+                throw ArchiveJSONError(.invalidSyntax, "invalid number \(text)", offset: start)
+            }
             return .real(value)
         }
     }
