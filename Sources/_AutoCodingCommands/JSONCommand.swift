@@ -66,7 +66,8 @@ struct JSONCommand: ParsableCommand {
             // Thrown errors would print as ArgumentParser's "Error: …"; the documented form is "error: …".
             // A file-system error already names the path.
             let text = ErrorReport.text(error)
-            StandardError.write((error as? ArchiveError)?.code == .fileAccess ? "error: \(text)" : "error: \(path): \(text)")
+            let namesPath = (error as? ArchiveError)?.code == .fileAccess
+            StandardError.write(namesPath ? "error: \(text)" : "error: \(path): \(text)")
             throw ExitCode(1)
         }
         // One write of the whole text: large archives print megabytes, which print() would copy again.

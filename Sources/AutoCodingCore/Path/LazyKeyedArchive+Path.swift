@@ -85,7 +85,8 @@ extension LazyKeyedArchive {
         }
         guard let current else {
             throw ArchivePathError(
-                .stepNotApplicable, path: path.description, step: 0, reason: "$top is not a value; add a step such as .root")
+                .stepNotApplicable, path: path.description, step: 0,
+                reason: "$top is not a value; add a step such as .root")
         }
         return current
     }
