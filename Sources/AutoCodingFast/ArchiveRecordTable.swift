@@ -17,8 +17,8 @@ import Darwin
 ///
 /// What first touch does not prove, the readers must not assume: containers are not proven acyclic or
 /// shallow (the whole-file pass proves that), so a reader that follows references into plain containers
-/// bounds its own depth (the typed decoder's `maxDepth`); a reader that needs whole values uses
-/// ``validatedView()``, which runs the whole-file pass once.
+/// bounds its own depth (the typed decoder's ``ArchiveReadingOptions/decodingDepthLimit``); a reader that
+/// needs whole values uses ``validatedView()``, which runs the whole-file pass once.
 ///
 /// Slots are zero-filled memory (an anonymous mapping when large), fresh pages from the kernel, so the slots
 /// of objects never touched cost neither time nor memory. A slot whose offset is 0 is not validated yet (a

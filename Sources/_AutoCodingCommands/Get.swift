@@ -58,7 +58,7 @@ struct Get: ParsableCommand {
                 evaluate = { try archive.values(at: $0) }
             }
         } catch {
-            StandardError.write("error: \(file): \(error)")
+            StandardError.write("error: \(file): \(ErrorReport.text(error))")
             throw ExitCode(1)
         }
         for text in paths {
@@ -72,7 +72,7 @@ struct Get: ParsableCommand {
                     : try values.first.map { try $0.json(prettyPrinted: false, maxOutputBytes: maxOutputBytes) } ?? "null"
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             } catch {
-                StandardError.write("error: \(file): \(error)")
+                StandardError.write("error: \(file): \(ErrorReport.text(error))")
                 throw ExitCode(1)
             }
         }

@@ -66,6 +66,8 @@ struct ArchivePathTests {
         #expect(error?.offset == offset)
         #expect(error?.reason == reason)
         #expect(error?.step == nil)
+        #expect(error?.code == .invalidSyntax)
+        #expect(error?.description == "invalidSyntax: \(text): at byte \(offset): \(reason)")
     }
 
     // MARK: Evaluation
@@ -112,7 +114,7 @@ struct ArchivePathTests {
 
     @Test func touchesOnlyTheObjectsOnThePath() throws {
         let archive = try Self.people()
-        _ = try archive.values(at: "$top.root[1].age")
+        #expect(try archive.values(at: "$top.root[1].age").map(\.int) == [40])
         let touched = archive.touchedUIDs
         // The root NSArray, Bob, and their two class descriptors; no other person, name or tag.
         #expect(touched.count == 4)
@@ -141,7 +143,8 @@ struct ArchivePathTests {
         let error = #expect(throws: ArchivePathError.self) { try archive.values(at: text) }
         #expect(error?.step == step)
         #expect(error?.reason == reason)
-        #expect(error?.description == "\(text): step \(step): \(reason)")
+        #expect(error?.code == .stepNotApplicable)
+        #expect(error?.description == "stepNotApplicable: \(text): step \(step): \(reason)")
     }
 
     @Test func reportsArchiveDamageAtTheStep() throws {
@@ -153,6 +156,7 @@ struct ArchivePathTests {
         let archive = try LazyKeyedArchive(bytes: bytes)
         let error = #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.root.next.next") }
         #expect(error?.step == 3)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.archiveError?.code == .invalidUID)
     }
 

@@ -30,7 +30,7 @@ final class DecodingContext {
     var classes: [String: any Decodable.Type]
     var codingClasses: [String: any ArchiveCoding.Type] = [:]
     let registry: ArchiveClassRegistry
-    private let maxDepth: Int
+    private let depthLimit: Int
     @exclusivity(unchecked) private var depth = 0
     /// Containers and value-type instances decoded so far, and how many may be. An entry decoded as a value
     /// (a struct, an array) is decoded again for each reference to it, so arrays referring twice to the next
@@ -76,7 +76,7 @@ final class DecodingContext {
         userInfo = decoder.userInfo
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
-        maxDepth = decoder.maxDepth
+        depthLimit = decoder.options.decodingDepthLimit
         // 16 decodes per bplist object covers real sharing (an entry referenced from many objects costs as
         // many objects); only sharing of sharing, a reference bomb, goes past it.
         maxExpandedValues = min(decoder.options.maxExpandedNodeCount, 16 * table.count + 65_536)
@@ -455,12 +455,14 @@ final class DecodingContext {
         try drainFills()
     }
 
-    /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth`` or the
+    /// Runs `body` one nesting level deeper, or throws when that passes
+    /// ``ArchiveReadingOptions/decodingDepthLimit`` or the
     /// expansion budget.
     @inline(__always)
     func nested<R>(_ path: CodingPathNode, _ body: () throws -> R) throws -> R {
-        guard depth < maxDepth else {
-            throw DecodingError.archiveCorrupted("values nest deeper than maxDepth \(maxDepth)", at: path)
+        guard depth < depthLimit else {
+            throw DecodingError.archiveCorrupted(
+                "values nest deeper than options.decodingDepthLimit \(depthLimit)", at: path)
         }
         expandedValues += 1
         guard expandedValues <= maxExpandedValues else {

@@ -9,7 +9,7 @@ extension ArchiveGraph {
     /// past it, the step throws.
     public func values(at path: ArchivePath, maxValues: Int = 1 << 20) throws(ArchivePathError) -> [ArchivedValue] {
         func failure(_ step: Int, _ reason: String) -> ArchivePathError {
-            ArchivePathError(path: path.description, step: step, reason: reason)
+            ArchivePathError(.stepNotApplicable, path: path.description, step: step, reason: reason)
         }
         guard let first = path.steps.first else { throw failure(0, "$top is not a value; add a step such as .root") }
         var current: [ArchivedValue]

@@ -49,7 +49,7 @@ public struct ArchivePath: Sendable, Hashable, CustomStringConvertible {
     /// The error for a fan-out past `limit` values at `step`.
     static func fanOutExceeded(_ path: ArchivePath, step: Int, limit: Int) -> ArchivePathError {
         ArchivePathError(
-            path: path.description, step: step,
+            .limitExceeded, path: path.description, step: step,
             reason: "\(path.steps[step - 1]): the path reaches more than \(limit) values, its fan-out budget "
                 + "(one per input byte): [*] repeats shared references")
     }
@@ -148,6 +148,6 @@ private struct ArchivePathParser {
     }
 
     private func error(_ reason: String) -> ArchivePathError {
-        ArchivePathError(path: text, step: nil, reason: reason, offset: i)
+        ArchivePathError(.invalidSyntax, path: text, step: nil, reason: reason, offset: i)
     }
 }

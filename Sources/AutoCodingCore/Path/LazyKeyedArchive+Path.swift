@@ -18,7 +18,8 @@ extension LazyKeyedArchive {
                 values.append(try builder.graphValue(ofObject: node))
             } catch {
                 throw ArchivePathError(
-                    path: path.description, step: path.steps.count, reason: error.description, archiveError: error)
+                    .invalidArchive, path: path.description, step: path.steps.count, reason: error.description,
+                    archiveError: error)
             }
         }
         return values
@@ -68,19 +69,24 @@ extension LazyKeyedArchive {
                     next.append(entry)
                 }
             } catch let failure as PathStepFailure {
-                throw ArchivePathError(path: path.description, step: number + 1, reason: "\(step): \(failure.reason)")
+                throw ArchivePathError(
+                    .stepNotApplicable, path: path.description, step: number + 1, reason: "\(step): \(failure.reason)")
             } catch let error as ArchivePathError {
                 throw error
             } catch let error as ArchiveError {
                 throw ArchivePathError(
-                    path: path.description, step: number + 1, reason: "\(step): \(error)", archiveError: error)
+                    .invalidArchive, path: path.description, step: number + 1, reason: "\(step): \(error)",
+                    archiveError: error)
             } catch {
-                throw ArchivePathError(path: path.description, step: number + 1, reason: "\(step): \(error)")
+                throw ArchivePathError(
+                    .invalidArchive, path: path.description, step: number + 1, reason: "\(step): \(error)")
             }
             current = next
         }
         guard let current else {
-            throw ArchivePathError(path: path.description, step: 0, reason: "$top is not a value; add a step such as .root")
+            throw ArchivePathError(
+                .stepNotApplicable, path: path.description, step: 0,
+                reason: "$top is not a value; add a step such as .root")
         }
         return current
     }
