@@ -113,7 +113,7 @@ struct TwoPhaseCodingTests {
             return head
         }
         var decoder = KeyedArchiveDecoder()
-        decoder.maxDepth = 40
+        decoder.options.decodingDepthLimit = 40
         let short = try KeyedArchiver.archivedData(withRootObject: chain(30))
         let back = try decoder.decode(ParityNode.self, from: short)
         var length = 1
@@ -122,6 +122,6 @@ struct TwoPhaseCodingTests {
         #expect(length == 30)
         let long = try KeyedArchiver.archivedData(withRootObject: chain(50))
         let message = decodingError { _ = try decoder.decode(ParityNode.self, from: long) }
-        #expect(message?.contains("values nest deeper than maxDepth 40") == true, "\(message ?? "no error")")
+        #expect(message?.contains("values nest deeper than options.decodingDepthLimit 40") == true, "\(message ?? "no error")")
     }
 }
