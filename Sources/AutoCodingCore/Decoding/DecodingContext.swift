@@ -53,7 +53,7 @@ final class DecodingContext {
     /// (``ArchiveRecordTable/validatedView()``).
     var resolver: GraphResolver? {
         if let built = resolverStorage { return built }
-        let built = (try? table.validatedView().keyedArchive()).map(GraphResolver.init(archive:))
+        let built = try? GraphResolver(view: table.validatedView())
         resolverStorage = .some(built)
         built?.link(instances)
         return built
