@@ -41,16 +41,22 @@ package struct KeyedArchiveEntries {
                              in: view.raw, cache: &cache)
     }
 
-    /// The fields of the instance at `uid` in file order, without `$class`, each passed through `transform`:
-    /// one dictionary per object, built once.
-    package mutating func fields<Value>(
-        ofInstance uid: Int, _ transform: (ArchiveValue) throws(ArchiveError) -> Value
-    ) throws(ArchiveError) -> OrderedDictionary<String, Value> {
+    /// The number of keys of the instance at `uid`, `$class` included.
+    package func keyCount(ofInstance uid: Int) -> Int {
+        Int(view.index.records[view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: view.raw)].count)
+    }
+
+    /// Calls `body` with each field of the instance at `uid` in file order, `$class` left out. `body` returns
+    /// false when it already had the key: a dictionary holds each key once, and the duplicate is thrown as
+    /// ``KeyedArchiveView/keyedArchive()`` throws it. (A callback, not a generic builder: a generic function of
+    /// this module called from another is not specialized, and its metadata lookups cost more than the walk.)
+    package mutating func forEachField(
+        ofInstance uid: Int, _ body: (String, ArchiveValue) throws(ArchiveError) -> Bool
+    ) throws(ArchiveError) {
         let raw = view.raw
         let index = view.index
         let object = view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: raw)
         let n = Int(index.records[object].count)
-        var fields = OrderedDictionary<String, Value>(minimumCapacity: n)
         var sawClass = false
         for i in 0..<n {
             // Keys are validated strings.
@@ -63,9 +69,8 @@ package struct KeyedArchiveEntries {
                 sawClass = true
                 continue
             }
-            try BPlistIndex.insertUnique(try transform(value), forKey: key, into: &fields, object: object)
+            guard try body(key, value) else { throw BPlistIndex.duplicateKey(key, object: object) }
         }
-        return fields
     }
 
     /// The `$top` entries in file order: UIDs or scalars (the view refused containers).

@@ -120,7 +120,11 @@ struct GraphResolver {
         self.shells = shells
         for uid in 0..<shells.count {
             guard let object = shells[uid] else { continue }
-            object.fields = try entries.fields(ofInstance: uid) { resolve($0) }
+            var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.keyCount(ofInstance: uid))
+            try entries.forEachField(ofInstance: uid) { key, value in
+                fields.updateValue(resolve(value), forKey: key) == nil
+            }
+            object.fields = fields
         }
         try Self.checkNoUIDs(in: values)
     }
