@@ -70,6 +70,17 @@ import _AutoCodingTestSupport
         #expect(onePass?.reason == twoPass?.reason)
     }
 
+    /// graph fuzz target: an `$objects` entry that is itself a UID (not inside a container) was kept as an opaque
+    /// scalar whose UID then dangled in the re-encoded archive (`invalidUID: UID 2 ≥ object count 2`).
+    @Test func refusesAnEntryThatIsAUID() throws {
+        let objects: [ArchiveValue] = [.string(ArchiveKey.null), .uid(ArchiveUID(2)), .string("yo")]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.reason == "$objects[1] is a plain UID holding UIDs, not an instance; the graph cannot keep it")
+        let twoPass = #expect(throws: ArchiveError.self) { try Self.throughKeyedArchive(bytes) }
+        #expect(onePass?.reason == twoPass?.reason)
+    }
+
     /// Instances of one class share one class value, read once from its descriptor; a cycle resolves to the
     /// same object.
     @Test func sharesClassesAndKeepsCycles() throws {

@@ -160,7 +160,7 @@ struct GraphResolver {
         for (index, entry) in values.enumerated() {
             guard let entry else { continue }
             switch entry {
-            case .array, .dictionary: break
+            case .uid, .array, .dictionary: break  // an entry that is itself a UID dangles too
             default: continue
             }
             var pending = [entry]
