@@ -20,12 +20,28 @@ struct JSONCommand: ParsableCommand {
             bounded: past --max-output-bytes (default 100 × the input + 1 MiB) the command fails with \
             limitExceeded and prints nothing.
 
+            --plain prints the data as people want it for jq, with no markers: dictionaries as objects, \
+            arrays and sets as arrays, dates as ISO 8601 text, data as base64, UUIDs and URLs as text, NSValue \
+            ranges and geometry as objects, attributed strings as their text (--with-runs: with their runs), \
+            other objects as objects of their fields (--with-class: with "$class"), shared objects in full at \
+            every reference and a cycle as {"$cycle": "ClassName"}. It applies to keyed archives, plain property \
+            lists and typedstreams, within the same --max-output-bytes budget. It does not read back with encode.
+
             Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
             """
     )
 
     @Flag(help: "Print on one line, without indentation.")
     var compact = false
+
+    @Flag(help: "Print the data alone, with no markers (does not read back with encode).")
+    var plain = false
+
+    @Flag(help: "With --plain: print \"$class\" in objects of classes with no Foundation mapping.")
+    var withClass = false
+
+    @Flag(help: "With --plain: print attributed strings as {\"text\", \"runs\"}, not as their text alone.")
+    var withRuns = false
 
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
@@ -35,6 +51,10 @@ struct JSONCommand: ParsableCommand {
     @Argument(help: "A keyed archive or property list (binary or XML), or '-' for standard input.")
     var path: String
 
+    func validate() throws {
+        if (withClass || withRuns) && !plain { throw ValidationError("--with-class and --with-runs need --plain.") }
+    }
+
     func run() throws {
         var options = ArchiveReadingOptions()
         options.backend = backend
@@ -43,6 +63,27 @@ struct JSONCommand: ParsableCommand {
             // Read once: the path may be a pipe, and a second open could see another file.
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
             let maxOutputBytes = budget.bytes(forInputBytes: bytes.count)
+            let plainOptions = PlainJSONOptions(includesClassNames: withClass, includesAttributeRuns: withRuns)
+            if plain {
+                let text: String
+                if Typedstream.hasSignature(bytes) {
+                    text = try TypedGraph(bytes: bytes, options: options).plainJSON(
+                        prettyPrinted: !compact, options: plainOptions, maxOutputBytes: maxOutputBytes)
+                } else {
+                    switch try ArchiveFile.contents(of: bytes, options: options) {
+                    case .keyedArchive(let graph):
+                        text = try graph.plainJSON(
+                            prettyPrinted: !compact, options: plainOptions, maxOutputBytes: maxOutputBytes)
+                    case .propertyList(let value):
+                        text = try value.plainJSON(prettyPrinted: !compact, maxOutputBytes: maxOutputBytes)
+                    case .data:
+                        StandardError.write("error: \(path): not a keyed archive, property list or typedstream")
+                        throw ExitCode(1)
+                    }
+                }
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                return
+            }
             if Typedstream.hasSignature(bytes) {
                 let text = try TypedstreamJSON.json(bytes, options: options)
                 guard text.utf8.count <= maxOutputBytes else {
