@@ -35,7 +35,9 @@ import OrderedCollections
 // since a bare JSON array or object is an in-place graph container.
 //
 // `$uid` numbers count objects and shared scalars in the order they are first printed, from 1; they are not archive UIDs.
-// `$classes` is printed only when the archive has a chain. A date whose ISO 8601 text does not give back the
+// `$classes` is printed with the first object of each class name when its chain is not empty, and again only
+// where an object's chain differs from that first one (an empty chain then prints as `[]`); an object without it
+// has the chain of the first object of its name. A date whose ISO 8601 text does not give back the
 // exact `Double` also carries `"$time"`, the seconds since 2001-01-01 (authoritative when present). A dictionary
 // or field key that looks like a marker (`$data`, `$$data` …) gets one more leading `$`, so any key survives.
 

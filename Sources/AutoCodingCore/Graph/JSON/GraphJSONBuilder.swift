@@ -36,6 +36,8 @@ struct GraphJSONBuilder {
         var pendingKey: String?
         /// The deepest nesting of plain containers among the children so far (an object counts 0).
         var childHeight = 0
+        /// The order in which the object opened in the text, which is the order the writer printed it in.
+        var openIndex = 0
     }
 
     /// The deepest nesting of plain containers (arrays, dictionaries, marker payloads) a value may have: twice
@@ -55,13 +57,20 @@ struct GraphJSONBuilder {
     /// `$ref` numbers in order of first use, to report the first dangling one.
     private var referenced: [Int] = []
     private var referencedSet: Set<Int> = []
+    /// Per class name, the chain of the object of that name that opened first (nil: printed without
+    /// `$classes`, an empty chain). Objects close bottom-up, so this is known only at the end.
+    private var firstChains: [String: (openIndex: Int, chain: [String]?)] = [:]
+    /// Objects printed without `$classes`: they take their name's first chain once the text is read.
+    private var chainless: [ArchivedObject] = []
+    private var openCount = 0
 
     init(root: Context) { rootContext = root }
 
     // MARK: Events
 
     mutating func beginObject() throws {
-        stack.append(Frame(context: try childContext(), isObject: true))
+        openCount += 1
+        stack.append(Frame(context: try childContext(), isObject: true, openIndex: openCount))
     }
 
     mutating func key(_ key: String) throws {
@@ -135,6 +144,9 @@ struct GraphJSONBuilder {
         if let dangling = referenced.first(where: { !defined.contains($0) }) {
             throw ArchiveJSONError("{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
         }
+        for object in chainless {
+            if let chain = firstChains[object.archiveClass.name]?.chain { object.archiveClass.chain = chain }
+        }
         return result
     }
 
@@ -200,7 +212,7 @@ struct GraphJSONBuilder {
             }
             return .roots(roots)
         case .graph:
-            return .graph(try graphObject(frame.entries))
+            return .graph(try graphObject(frame.entries, openIndex: frame.openIndex))
         case .plist:
             let markers = frame.entries.filter { GraphJSONKey.isMarker($0.key) }
             guard markers.isEmpty else { return .plist(try markedScalar(frame.entries, in: "a property-list value")) }
@@ -227,7 +239,7 @@ struct GraphJSONBuilder {
     }
 
     /// A JSON object in graph context: an object, a `$ref`, a wrapper, a marked scalar, or a dictionary.
-    private mutating func graphObject(_ entries: [(key: String, node: Node)]) throws -> ArchivedValue {
+    private mutating func graphObject(_ entries: [(key: String, node: Node)], openIndex: Int) throws -> ArchivedValue {
         let markerKeys = entries.lazy.map(\.key).filter(GraphJSONKey.isMarker)
         guard let firstMarker = markerKeys.first else {
             var dictionary = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.count)
@@ -243,7 +255,7 @@ struct GraphJSONBuilder {
             if referencedSet.insert(number).inserted { referenced.append(number) }
             return .object(shell(number))
         }
-        if has(GraphJSONKey.className) { return .object(try object(entries)) }
+        if has(GraphJSONKey.className) { return .object(try object(entries, openIndex: openIndex)) }
         for (marker, isReference) in [(GraphJSONKey.inline, false), (GraphJSONKey.entry, true)] where has(marker) {
             let uid = entries.first { $0.key == GraphJSONKey.uid }
             guard entries.count == (uid == nil ? 1 : 2), case .plist(let value)? = entries.first(where: { $0.key == marker })?.node
@@ -259,10 +271,11 @@ struct GraphJSONBuilder {
         return .inline(try markedScalar(entries, in: "an object graph"))
     }
 
-    /// `{"$class": …, "$classes": […], "$uid": n, fields…}`.
-    private mutating func object(_ entries: [(key: String, node: Node)]) throws -> ArchivedObject {
+    /// `{"$class": …, "$classes": […], "$uid": n, fields…}`. Without `$classes`, the object has the chain of the
+    /// first object of its class name (an empty one when that object has none either).
+    private mutating func object(_ entries: [(key: String, node: Node)], openIndex: Int) throws -> ArchivedObject {
         var name: String?
-        var chain: [String] = []
+        var chain: [String]?
         var number: Int?
         var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.count)
         for (key, node) in entries {
@@ -299,12 +312,20 @@ struct GraphJSONBuilder {
                 fields[field] = Self.graphValue(node)
             }
         }
-        let archiveClass = ArchiveClass(name: name ?? "", chain: chain)
-        guard let number else { return ArchivedObject(archiveClass: archiveClass, fields: fields) }
-        guard defined.insert(number).inserted else { throw ArchiveJSONError("\"$uid\": \(number) is defined twice") }
-        let object = shell(number)
-        object.archiveClass = archiveClass
-        object.fields = fields
+        let archiveClass = ArchiveClass(name: name ?? "", chain: chain ?? [])
+        if firstChains[archiveClass.name].map({ openIndex < $0.openIndex }) ?? true {
+            firstChains[archiveClass.name] = (openIndex, chain)
+        }
+        let object: ArchivedObject
+        if let number {
+            guard defined.insert(number).inserted else { throw ArchiveJSONError("\"$uid\": \(number) is defined twice") }
+            object = shell(number)
+            object.archiveClass = archiveClass
+            object.fields = fields
+        } else {
+            object = ArchivedObject(archiveClass: archiveClass, fields: fields)
+        }
+        if chain == nil { chainless.append(object) }
         return object
     }
 
