@@ -13,7 +13,7 @@ struct JSONCommand: ParsableCommand {
             and cycles stay finite. A plain property list prints as JSON of its value. Data prints as \
             {"$data": "<base64>"}, dates as {"$date": "<ISO 8601>"}. A typedstream (NSArchiver) prints as \
             {"text", "runs"} when it is an iMessage attributedBody, else as its groups of typed values with \
-            objects as {"$class", "$id", "$classes", "groups"} and {"$ref": id}.
+            objects as {"$class", "$classes", "$versions", "$id", "groups"} and {"$ref": id} ($id is inspect's #n).
 
             A value stored once and reached from several places (a string referenced by many UIDs) prints as \
             {"$entry": value, "$uid": n} the first time and {"$ref": n} after that. What still expands is \
@@ -85,10 +85,7 @@ struct JSONCommand: ParsableCommand {
                 return
             }
             if Typedstream.hasSignature(bytes) {
-                let text = try TypedstreamJSON.json(bytes, options: options)
-                guard text.utf8.count <= maxOutputBytes else {
-                    throw OutputBudget.exceeded(maxOutputBytes, what: "the JSON text")
-                }
+                let text = try TypedstreamJSON.json(bytes, options: options, maxOutputBytes: maxOutputBytes)
                 FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 return
             }
