@@ -54,6 +54,24 @@ struct PlainJSONCommandTests {
         #expect(result.stderr.contains("maxOutputBytes = 200 bytes"))
     }
 
+    /// One numbering: the lossless JSON's `$uid` of an object read from an archive is its UID, the `#n` of
+    /// `inspect` (and the `UID n` of `get`).
+    @Test func losslessJSONNumbersObjectsByTheirArchiveUID() throws {
+        let samples = try makeSamples(count: 2, rows: 1)
+        let path = samples.path("archives/000001-notes.plist")
+        let tree = try CLI.run(["inspect", path])
+        let json = try CLI.run(["json", "--compact", path])
+        let rootLine = try #require(tree.lines.first { $0.hasPrefix("root: ") })
+        let number = try #require(rootLine.split(separator: "#").last.flatMap { Int($0) })
+        let subfolders = try #require(tree.lines.first { $0.contains("subfolders: NSArray #") })
+        let arrayNumber = try #require(subfolders.split(separator: "#").last.flatMap { Int($0) })
+        #expect(json.stdout.contains(#""$uid":\#(number),"name":"Notes""#))
+        #expect(json.stdout.contains(#""$classes":["NSArray","NSObject"],"$uid":\#(arrayNumber),"#))
+        // Read back and printed again, the numbers stay.
+        let back = try ArchiveGraph(json: json.stdout)
+        #expect(back.json(prettyPrinted: false) + "\n" == json.stdout)
+    }
+
     @Test func theOptionsOfThePlainFormNeedPlain() throws {
         let result = try CLI.run(["json", "--with-class", "-"])
         #expect(result.status == 2)

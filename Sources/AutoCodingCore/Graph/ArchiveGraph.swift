@@ -15,6 +15,9 @@ public struct ArchiveGraph {
     /// refuse an `.array` or `.dictionary` in `$top`, so a graph with such a root writes an archive that does not
     /// read back.
     public var roots: OrderedDictionary<String, ArchivedValue>
+    /// The number each object had where the graph was read from (its archive UID, or its `$uid` in JSON), so that
+    /// `json`, `inspect` (`#n`) and `get` (`UID n`) name an object by one number. Nil for a graph made in code.
+    package var objectNumbers: ObjectNumbers?
 
     /// Creates a graph from its roots.
     public init(archiver: String = "NSKeyedArchiver", roots: OrderedDictionary<String, ArchivedValue>) {
@@ -48,6 +51,7 @@ public struct ArchiveGraph {
         try Self.checkNoUIDsInPlainEntries(archive)
         let resolver = GraphResolver(archive: archive)
         self.init(archiver: archive.archiver, roots: archive.top.mapValues(resolver.resolve))
+        objectNumbers = ObjectNumbers(resolver.shells.enumerated().compactMap { uid, object in object.map { ($0, uid) } })
     }
 
     private static func checkNoUIDsInPlainEntries(_ archive: KeyedArchive) throws(ArchiveError) {
@@ -88,7 +92,8 @@ public struct ArchiveGraph {
 /// field is filled, so references (shared or cyclic) resolve by index without recursion.
 struct GraphResolver {
     let archive: KeyedArchive
-    private let shells: [ArchivedObject?]
+    /// One object per instance entry, by UID.
+    let shells: [ArchivedObject?]
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
     /// expanded tree. The copies share one resolved array instead.
@@ -205,4 +210,24 @@ struct GraphEncoder {
             builder.fillInstance(uid, object.archiveClass, fields)
         }
     }
+}
+
+/// Objects with the numbers they had in their source. Holds the objects, so that the identifiers stay theirs.
+package final class ObjectNumbers {
+    private let objects: [ArchivedObject]
+    private let numbers: [ObjectIdentifier: Int]
+    /// One more than the largest number: the first one free for objects and values that have none.
+    let firstFree: Int
+
+    init(_ numbered: [(ArchivedObject, Int)]) {
+        objects = numbered.map(\.0)
+        var numbers: [ObjectIdentifier: Int] = [:]
+        numbers.reserveCapacity(numbered.count)
+        for (object, number) in numbered { numbers[ObjectIdentifier(object)] = number }
+        self.numbers = numbers
+        firstFree = (numbered.map(\.1).max() ?? 0) + 1
+    }
+
+    /// The number of `object`, if it came from the source.
+    subscript(object: ArchivedObject) -> Int? { numbers[ObjectIdentifier(object)] }
 }

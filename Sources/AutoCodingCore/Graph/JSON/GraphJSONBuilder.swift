@@ -222,7 +222,7 @@ struct GraphJSONBuilder {
         }
     }
 
-    private func document(_ entries: [(key: String, node: Node)]) throws -> Node {
+    private mutating func document(_ entries: [(key: String, node: Node)]) throws -> Node {
         var archiver: String?
         var roots: OrderedDictionary<String, ArchivedValue>?
         for (key, node) in entries {
@@ -235,7 +235,10 @@ struct GraphJSONBuilder {
         }
         guard let archiver else { throw ArchiveJSONError("the document has no $archiver") }
         guard let roots else { throw ArchiveJSONError("the document has no $top") }
-        return .document(ArchiveGraph(archiver: archiver, roots: roots))
+        var graph = ArchiveGraph(archiver: archiver, roots: roots)
+        // The `$uid`s the text gave its objects, so that printing the graph again gives the same numbers.
+        graph.objectNumbers = ObjectNumbers(shells.map { ($0.value, $0.key) })
+        return .document(graph)
     }
 
     /// A JSON object in graph context: an object, a `$ref`, a wrapper, a marked scalar, or a dictionary.

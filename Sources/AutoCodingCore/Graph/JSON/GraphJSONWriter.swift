@@ -17,6 +17,9 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// and as `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
     private var shared: Set<Int> = []
     private var stack: [Frame] = []
+    /// The numbers objects had in the graph's source (archive UIDs), and the next number for anything else.
+    private var sourceNumbers: ObjectNumbers?
+    private var nextFree = 1
     /// The chain printed with the first object of each class name.
     private var firstChains: [String: [String]] = [:]
 
@@ -52,6 +55,8 @@ struct GraphJSONWriter<Sink: JSONSink> {
     init(sink: Sink) { self.sink = sink }
 
     mutating func write(_ graph: ArchiveGraph) {
+        sourceNumbers = graph.objectNumbers
+        nextFree = graph.objectNumbers?.firstFree ?? 1
         countShared(Array(graph.roots.values))
         sink.beginObject(compact: false)
         sink.key(GraphJSONKey.archiver)
@@ -175,7 +180,7 @@ struct GraphJSONWriter<Sink: JSONSink> {
                 writeReference(number)
                 return
             }
-            let number = nextNumber()
+            let number = sourceNumbers?[object] ?? nextNumber()
             numbers[id] = number
             sink.beginObject(compact: false)
             sink.key(GraphJSONKey.className)
@@ -221,7 +226,10 @@ struct GraphJSONWriter<Sink: JSONSink> {
         }
     }
 
-    private func nextNumber() -> Int { numbers.count + sharedNumbers.count + 1 }
+    private mutating func nextNumber() -> Int {
+        defer { nextFree += 1 }
+        return nextFree
+    }
 
     private mutating func writeReference(_ number: Int) {
         sink.beginObject(compact: true)
