@@ -247,6 +247,12 @@ struct Batch: ParsableCommand {
             StandardError.write("error: \(ErrorReport(error).reason)")
             throw ExitCode(2)
         }
+        if !paths.isEmpty && statistics.done == 0 && resumed == nil {
+            // Files and directories that name no input are a mistake in the call (an empty or wrong directory),
+            // not a clean run.
+            StandardError.write("error: no input files in \(paths.joined(separator: ", "))")
+            throw ExitCode(2)
+        }
         if statistics.failed > 0 || (resumed?.state.failed ?? 0) > 0 { throw ExitCode(1) }
     }
 

@@ -12,12 +12,17 @@ struct Encode: ParsableCommand {
             shared references and cycles kept. Any other JSON is a plain property-list value. \
             `autocoding encode` of `autocoding json X` is graph-equal to X.
 
-            Exit status: 0 on success, 1 when the JSON cannot be read or is not the JSON form, 2 on a usage error.
+            The output goes to standard output unless -o names a file; binary output is refused on a terminal.
+
+            Exit status: 0 on success, 1 when the JSON cannot be read or is not the JSON form, 2 on a usage error \
+            (binary output to a terminal included).
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
-    var output: String
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The file to write (default: standard output, not a terminal for binary).", valueName: "file"))
+    var output: String = "-"
 
     @Option(help: "The property-list encoding written: binary or xml.")
     var format: ArchiveFile.Format = .binary
@@ -26,6 +31,7 @@ struct Encode: ParsableCommand {
     var path: String
 
     func run() throws {
+        try refuseBinaryOnTerminal(output, isBinary: format == .binary)
         let bytes: [UInt8]
         do {
             let json = try InputFiles.read(path)
@@ -66,6 +72,16 @@ struct Encode: ParsableCommand {
 }
 
 extension ArchiveFile.Format: ExpressibleByArgument {}
+
+/// Refuses binary output bound for a terminal, as gzip and plutil do: it would garble the screen and help no one.
+/// Checked before any work; exits with status 2 (how the command was called, not the input, is at fault).
+func refuseBinaryOnTerminal(_ path: String, isBinary: Bool) throws {
+    guard path == "-", isBinary, isatty(1) == 1 else { return }
+    StandardError.write(
+        "error: binary output is not written to a terminal; redirect standard output, name a file with -o FILE, "
+            + "or ask for XML")
+    throw ExitCode(2)
+}
 
 /// Writes command output to a file atomically, or to standard output for `-`; failures exit with status 1.
 func writeOutput(_ bytes: [UInt8], to path: String) throws {

@@ -112,6 +112,8 @@ struct ErrorReport: Hashable {
             self.init(code: "sqliteError", reason: error.description)
         case let error as FileCheck.RoundTripMismatch:
             self.init(code: "roundTripMismatch", reason: error.description)
+        case let error as FileCheck.StrictViolation:
+            self.init(code: "notStrict", reason: error.description)
         case let error as DecodingError:
             self.init(code: "decodingError", reason: String(describing: error))
         default:
