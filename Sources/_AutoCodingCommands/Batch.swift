@@ -217,6 +217,11 @@ struct Batch: ParsableCommand {
             return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         }
 
+        if showProgress && output == nil && resumed == nil && isatty(1) == 1 {
+            // Records and the bar share a terminal: each write of records starts on a cleared line, and the bar
+            // is drawn again below them at the next tick.
+            sink.beforeWrite = { BatchProgress.clearLine() }
+        }
         let start = Monotonic.nanoseconds()
         var progress = BatchProgress(start: start)
         let runner = BatchRunner(source: source, makeRecorder: makeRecorder, sink: sink, jobs: jobs)

@@ -51,6 +51,29 @@ struct UnixHabitsTests {
         #expect(!output.contains("bplist00"))
     }
 
+    /// Records and the progress bar on one terminal: no record shares a line with the bar (it did: `[████…]
+    /// 200/200 files …{"path":…`). 300 files at one job take long enough for the bar to be drawn between them.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1)"))
+    func recordsNeverShareALineWithTheProgressBar() throws {
+        let samples = try makeSamples(count: 300, rows: 1)
+        let executable = try #require(CLI.executable)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(executable.path)' batch --jobs 1 '\(samples.path("archives"))'", "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The terminal ends lines with "\r\n"; a bare "\r" (the bar's redraw) stays inside its line.
+        let lines = output.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+        #expect(lines.filter { $0.contains(#"{"path""#) }.count == 300)
+        // What a line shows is what follows its last "\r" (the bar is cleared with "\r\u{1B}[K" before records).
+        let shown = lines.map { $0.split(separator: "\r", omittingEmptySubsequences: false).last ?? "" }
+        #expect(shown.allSatisfy { !($0.contains("files/s") && $0.contains(#"{"path""#)) })
+    }
+
     // MARK: Empty input sets
 
     @Test(arguments: [["validate"], ["batch", "--quiet"]])
