@@ -42,7 +42,7 @@ struct Batch: ParsableCommand {
             Exit status: 0 when every input decoded, 1 when any failed, 2 on a usage error (bad options, a \
             database that is not SQLite, is locked or lacks the table or column, a query that does not \
             compile or passes --sqlite-timeout, an output file that cannot be created or resumed, workers \
-            that cannot start) or when the input cannot be read to its end (a truncated or oversized frame, \
+            that cannot start, files and directories that hold no input) or when the input cannot be read to its end (a truncated or oversized frame, \
             a SQLite error mid-query), after the records of the inputs before it.
             """
     )
