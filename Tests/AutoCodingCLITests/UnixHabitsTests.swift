@@ -28,6 +28,22 @@ struct UnixHabitsTests {
         #expect(result.stdout.hasPrefix("bplist00"))
     }
 
+    /// The JSON of a typedstream does not encode back: a documented refusal, not a plain dictionary.
+    @Test func encodeRefusesTheJSONOfATypedstream() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("dictionary.typedstream")
+        let stream = TypedGraph(groups: [
+            TypedGroup(encoding: "@", values: [.object(.dictionary([(key: .object(.string("a")), value: .object(.number(Int64(1))))]))])
+        ])
+        try Data(stream.typedstreamBytes()).write(to: URL(fileURLWithPath: path))
+        let json = try CLI.run(["json", path])
+        #expect(json.stdout.hasPrefix(#"{"byteOrder""#))
+        let result = try CLI.run(["encode", "-", "--format", "xml"], input: json.stdout)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("this is the JSON of a typedstream, which encode does not turn back into one"))
+    }
+
     /// Binary output bound for a terminal is refused before any work, as gzip does (run under `script`, which
     /// gives the command a terminal).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1)"))
