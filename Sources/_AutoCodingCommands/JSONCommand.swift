@@ -25,7 +25,10 @@ struct JSONCommand: ParsableCommand {
             ranges and geometry as objects, attributed strings as their text (--with-runs: with their runs), \
             other objects as objects of their fields (--with-class: with "$class"), shared objects in full at \
             every reference and a cycle as {"$cycle": "ClassName"}. It applies to keyed archives, plain property \
-            lists and typedstreams, within the same --max-output-bytes budget. It does not read back with encode.
+            lists and typedstreams, within the same --max-output-bytes budget. It does not read back with encode. \
+            With --nested, data that is itself a property list, keyed archive or typedstream (an NSData field \
+            holding an archive, an iMessage edit-history blob) prints decoded in place, 4 levels deep at most; \
+            the bytes decoded count against the budget.
 
             Exit status: 0 on success, 1 when the file cannot be read or is not a keyed archive or property list.
             """
@@ -43,6 +46,9 @@ struct JSONCommand: ParsableCommand {
     @Flag(help: "With --plain: print attributed strings as {\"text\", \"runs\"}, not as their text alone.")
     var withRuns = false
 
+    @Flag(help: "With --plain: decode data that is itself a plist, keyed archive or typedstream in place (4 levels).")
+    var nested = false
+
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
 
@@ -52,7 +58,9 @@ struct JSONCommand: ParsableCommand {
     var path: String
 
     func validate() throws {
-        if (withClass || withRuns) && !plain { throw ValidationError("--with-class and --with-runs need --plain.") }
+        if (withClass || withRuns || nested) && !plain {
+            throw ValidationError("--with-class, --with-runs and --nested need --plain.")
+        }
     }
 
     func run() throws {
@@ -63,7 +71,8 @@ struct JSONCommand: ParsableCommand {
             // Read once: the path may be a pipe, and a second open could see another file.
             let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
             let maxOutputBytes = budget.bytes(forInputBytes: bytes.count)
-            let plainOptions = PlainJSONOptions(includesClassNames: withClass, includesAttributeRuns: withRuns)
+            let plainOptions = PlainJSONOptions(
+                includesClassNames: withClass, includesAttributeRuns: withRuns, nestedLevels: nested ? 4 : 0)
             if plain {
                 let text: String
                 if Typedstream.hasSignature(bytes) {
@@ -75,7 +84,8 @@ struct JSONCommand: ParsableCommand {
                         text = try graph.plainJSON(
                             prettyPrinted: !compact, options: plainOptions, maxOutputBytes: maxOutputBytes)
                     case .propertyList(let value):
-                        text = try value.plainJSON(prettyPrinted: !compact, maxOutputBytes: maxOutputBytes)
+                        text = try value.plainJSON(
+                            prettyPrinted: !compact, options: plainOptions, maxOutputBytes: maxOutputBytes)
                     case .data:
                         StandardError.write("error: \(path): not a keyed archive, property list or typedstream")
                         throw ExitCode(1)

@@ -36,6 +36,16 @@ struct PlainJSONCommandTests {
                 + #""__kIMMentionConfirmedMention":"+15550100"}}]}}"# + "\n")
     }
 
+    /// `--nested`: an iMessage-style typedstream kept as data in a plain plist prints as its text.
+    @Test func nestedDataPrintsDecoded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("holder.plist")
+        let value = ArchiveValue.dictionary(["body": .data(TypedstreamCommandTests.attributedBody())])
+        try Data(value.binaryPropertyList()).write(to: URL(fileURLWithPath: path))
+        let result = try CLI.run(["json", "--plain", "--nested", "--compact", path])
+        #expect(result.stdout == #"{"body":{"root":"Hi Bob"}}"# + "\n")
+    }
+
     @Test func aPlainPropertyListPrintsItsValue() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("plain.plist")
@@ -75,7 +85,7 @@ struct PlainJSONCommandTests {
     @Test func theOptionsOfThePlainFormNeedPlain() throws {
         let result = try CLI.run(["json", "--with-class", "-"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--with-class and --with-runs need --plain."))
+        #expect(result.stderr.contains("--with-class, --with-runs and --nested need --plain."))
     }
 }
 #endif

@@ -170,4 +170,40 @@ struct PlainJSONTests {
             try read.plainJSON(prettyPrinted: false, maxOutputBytes: Self.budget)
                 == #"{"root":{"range":{"location":2,"length":5},"when":"2001-01-01T00:00:01Z","list":[7]}}"#)
     }
+
+    // MARK: Nested data
+
+    /// Data holding a keyed archive or a typedstream prints decoded with `nestedLevels`, as base64 without.
+    @Test func decodesNestedArchivesInPlaceWhenAsked() throws {
+        let inner = ArchiveGraph(root: .reference(.string("inside"))).binaryPlist()
+        let typed = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(.string("typed"))])]).typedstreamBytes()
+        let holder = ArchivedObject(
+            className: "Holder",
+            fields: ["archive": .reference(.data(inner)), "stream": .reference(.data(typed)), "raw": .inline(.data([1]))])
+        let graph = ArchiveGraph(root: .object(holder))
+        let flat = try graph.plainJSON(prettyPrinted: false, maxOutputBytes: Self.budget)
+        #expect(flat.contains(#""archive":"\#(Data(inner).base64EncodedString())""#))
+        let nested = try graph.plainJSON(
+            prettyPrinted: false, options: PlainJSONOptions(nestedLevels: 1), maxOutputBytes: Self.budget)
+        #expect(nested == #"{"root":{"archive":{"root":"inside"},"stream":{"root":"typed"},"raw":"AQ=="}}"#)
+    }
+
+    /// One nested archive referenced 1,000 times: each decode spends its bytes, so the walk stops at the budget
+    /// even though each copy prints little.
+    @Test func nestedDecodingSpendsTheBudget() throws {
+        // 10 KB of an entry no UID names: decoding reads it, the plain form prints `{"root":"x"}`.
+        let inner = KeyedArchive(
+            top: ["root": .uid(ArchiveUID(1))], objects: [.string("$null"), .string("x"), .data(Array(repeating: 7, count: 10_000))]
+        ).binaryPlist()
+        #expect(try ArchiveGraph(bytes: inner).plainJSON(prettyPrinted: false, maxOutputBytes: 100) == #"{"root":"x"}"#)
+        let list = ArchivedObject(
+            className: "NSArray", fields: ["NS.objects": .array(Array(repeating: .reference(.data(inner)), count: 1_000))])
+        let graph = ArchiveGraph(root: .object(list))
+        // 1,000 copies print 13 KB but decode 10 MB.
+        let error = #expect(throws: ArchiveError.self) {
+            try graph.plainJSON(prettyPrinted: false, options: PlainJSONOptions(nestedLevels: 1), maxOutputBytes: 1 << 20)
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(try graph.plainJSON(prettyPrinted: false, options: PlainJSONOptions(nestedLevels: 1), maxOutputBytes: 20 << 20).count < 20_000)
+    }
 }

@@ -21,6 +21,7 @@ import AutoCodingFast
 // | an object of any other class                | an object of its fields; `"$class"` first with ``PlainJSONOptions/includesClassNames`` |
 // | an object inside itself (a cycle)           | `{"$cycle": "ClassName"}`                                   |
 // | a UID in a plain property list              | its number                                                  |
+// | data holding a plist, archive or typedstream | with ``PlainJSONOptions/nestedLevels``: its plain form in place |
 //
 // Shared objects and values print in full at every reference, so the text can be much larger than the
 // archive: every entry point takes an output budget and throws once the text passes it.
@@ -55,8 +56,11 @@ extension ArchivedValue {
 extension ArchiveValue {
     /// A property-list value as plain JSON: data as base64 text, dates as ISO 8601 text, UIDs as numbers.
     /// A binary plist whose containers share children expands; the budget bounds it.
-    public func plainJSON(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {
-        try PlainJSONWriter.text(prettyPrinted: prettyPrinted, options: PlainJSONOptions(), maxOutputBytes: maxOutputBytes) {
+    /// Of the options, ``PlainJSONOptions/nestedLevels`` applies (a plain plist has no objects or runs).
+    public func plainJSON(
+        prettyPrinted: Bool = true, options: PlainJSONOptions = PlainJSONOptions(), maxOutputBytes: Int
+    ) throws(ArchiveError) -> String {
+        try PlainJSONWriter.text(prettyPrinted: prettyPrinted, options: options, maxOutputBytes: maxOutputBytes) {
             $0.write(self)
         }
     }

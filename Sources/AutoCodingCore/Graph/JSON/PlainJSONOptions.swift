@@ -9,10 +9,16 @@ public struct PlainJSONOptions: Hashable, Sendable {
     /// Print an attributed string as `{"text": …, "runs": [{"location", "length", "attributes"}]}` (UTF-16
     /// ranges, as Foundation counts them) instead of its text alone.
     public var includesAttributeRuns: Bool
+    /// How many levels of data that is itself a binary or XML property list, keyed archive or typedstream are
+    /// decoded in place (0: none, data prints as base64). A nested archive prints as its own `{"root": …}`, a
+    /// nested plist as its value; data that does not decode stays base64. Every byte decoded is spent from the
+    /// output budget, so a blob referenced many times cannot cost more than the budget.
+    public var nestedLevels: Int
 
-    /// Options with both additions off unless asked for.
-    public init(includesClassNames: Bool = false, includesAttributeRuns: Bool = false) {
+    /// Options with the additions off unless asked for.
+    public init(includesClassNames: Bool = false, includesAttributeRuns: Bool = false, nestedLevels: Int = 0) {
         self.includesClassNames = includesClassNames
         self.includesAttributeRuns = includesAttributeRuns
+        self.nestedLevels = nestedLevels
     }
 }

@@ -33,7 +33,12 @@ struct PlainJSONWriter<Sink: JSONSink> {
         case endObject
         /// The object's value has been printed: it is no longer on the path.
         case leave(ObjectIdentifier)
+        /// A nested archive or plist has been printed: one level less of nesting.
+        case leaveNested
     }
+
+    /// The levels of nested data being printed now.
+    private var nestedLevel = 0
 
     init(sink: Sink, options: PlainJSONOptions) {
         self.sink = sink
@@ -101,6 +106,8 @@ struct PlainJSONWriter<Sink: JSONSink> {
                 sink.endObject()
             case .leave(let id):
                 onPath.remove(id)
+            case .leaveNested:
+                nestedLevel -= 1
             }
         }
     }
@@ -151,6 +158,37 @@ struct PlainJSONWriter<Sink: JSONSink> {
         }
     }
 
+    /// Decodes data that is a binary or XML plist, keyed archive or typedstream and opens its plain form in
+    /// place; false (nothing written) when it is none of these or does not decode. The bytes are spent from the
+    /// budget whether or not they decode.
+    private mutating func writeNested(_ bytes: [UInt8]) -> Bool {
+        let isTypedstream = Typedstream.hasSignature(bytes)
+        guard isTypedstream || bytes.starts(with: Array("bplist".utf8)) || bytes.starts(with: Array("<?xml".utf8))
+            || bytes.starts(with: Array("<plist".utf8))
+        else { return false }
+        sink.spend(bytes.count)
+        let roots: OrderedDictionary<String, ArchivedValue>
+        if isTypedstream {
+            guard let graph = try? TypedGraph(bytes: bytes) else { return false }
+            roots = graph.keyedArchiveGraph().roots
+        } else {
+            switch try? ArchiveFile.contents(of: bytes) {
+            case .keyedArchive(let graph)?: roots = graph.roots
+            case .propertyList(let value)?:
+                nestedLevel += 1
+                stack.append(.leaveNested)
+                writePlist(value)
+                return true
+            default: return false
+            }
+        }
+        nestedLevel += 1
+        stack.append(.leaveNested)
+        sink.beginObject(compact: false)
+        stack.append(.fields(roots, 0))
+        return true
+    }
+
     private mutating func writePlist(_ value: ArchiveValue) {
         switch value {
         case .bool(let b): sink.bool(b)
@@ -159,7 +197,9 @@ struct PlainJSONWriter<Sink: JSONSink> {
         case .real(let d):
             if d.isFinite { sink.real(d) } else { sink.string(JSONNumberText.nonFinite(d)) }
         case .string(let s): sink.string(s)
-        case .data(let bytes): sink.string(Data(bytes).base64EncodedString())
+        case .data(let bytes):
+            if nestedLevel < options.nestedLevels, writeNested(bytes) { return }
+            sink.string(Data(bytes).base64EncodedString())
         case .date(let date):
             let time = date.timeIntervalSinceReferenceDate
             if let iso = ISO8601Text.format(time) {
