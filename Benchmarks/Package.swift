@@ -29,10 +29,12 @@ let package = Package(
             dependencies: [
                 .product(name: "AutoCoding", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LibplistFloor",
             ],
             path: "Sources/ComparisonRunner"
         ),
-        // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write.
+        // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write, for the
+        // ordo-one benchmarks and the comparison runner (linked, not looked up with dlopen).
         .target(
             name: "LibplistFloor",
             path: "Sources/LibplistFloor",

@@ -155,17 +155,15 @@ final class CorpusWorkload: BenchWorkload {
                         return same == graphs.count ? "ok (\(same)/\(graphs.count))" : "FAIL: \(same) of \(graphs.count) equivalent"
                     })
             })
-        if let lib = context.lib {
-            paths.append(
-                BenchPath(id: "libplist.write", label: "libplist plist_to_bin per file", operation: .encode, role: .floorBaseline) {
-                    [unowned self] in
-                    let cap = context.settings.libplistWriteCap
-                    let trees = files.filter { $0.objects <= cap }.compactMap { LibplistTree($0.bytes, lib: lib) }
-                    return PreparedPath(
-                        inputBytes: nil, run: { trees.reduce(0) { $0 + lib.writeBinary($1.node) } },
-                        check: { _ in "ok (\(trees.count)/\(self.files.count))" })
-                })
-        }
+        paths.append(
+            BenchPath(id: "libplist.write", label: "libplist plist_to_bin per file", operation: .encode, role: .floorBaseline) {
+                [unowned self] in
+                let cap = context.settings.libplistWriteCap
+                let trees = files.filter { $0.objects <= cap }.compactMap { LibplistTree($0.bytes) }
+                return PreparedPath(
+                    inputBytes: nil, run: { trees.reduce(0) { $0 + LibplistC.writeBinary($1) } },
+                    check: { _ in "ok (\(trees.count)/\(self.files.count))" })
+            })
         paths.append(
             BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver + substituting delegate",
                       operation: .decode, role: .foundationBaseline) { [unowned self] in
@@ -188,16 +186,14 @@ final class CorpusWorkload: BenchWorkload {
                     run: counted(subset) { [unowned self] in corelibsPropertyList($0) },
                     check: { [unowned self] result in "ok (\(result as? Int ?? 0) of \(files.count) parsed)" })
             })
-        if let lib = context.lib {
-            paths.append(
-                BenchPath(id: "libplist.read", label: "libplist C parse + walk + free per file", operation: .decode,
-                          role: .floorBaseline) { [unowned self] in
-                    PreparedPath(
-                        inputBytes: bytes(all),
-                        run: counted(all) { [unowned self] in lib.parseWalkFree(files[$0].bytes) != nil },
-                        check: allDecoded(files.count))
-                })
-        }
+        paths.append(
+            BenchPath(id: "libplist.read", label: "libplist C parse + walk + free per file", operation: .decode,
+                      role: .floorBaseline) { [unowned self] in
+                PreparedPath(
+                    inputBytes: bytes(all),
+                    run: counted(all) { [unowned self] in LibplistC.parseWalkFree(files[$0].bytes) != nil },
+                    check: allDecoded(files.count))
+            })
         paths.append(
             BenchPath(id: "ours.engine", label: "ours engine read: KeyedArchiveView per file", operation: .decode) {
                 [unowned self] in

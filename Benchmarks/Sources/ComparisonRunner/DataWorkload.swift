@@ -91,11 +91,8 @@ final class DataWorkload: BenchWorkload {
                     })
             },
         ]
-        if let path = BenchPaths.libplistWrite(
-            context: context, label: "libplist plist_to_bin", input: { [unowned self] in (try corelibsArchive, nil, nil) })
-        {
-            paths.append(path)
-        }
+        paths.append(BenchPaths.libplistWrite(
+            context: context, label: "libplist plist_to_bin", input: { [unowned self] in (try corelibsArchive, nil, nil) }))
         paths += [
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) { [unowned self] in
                 let table = try KeyedArchiveEncoder().encodeArchive(values)

@@ -97,7 +97,7 @@ final class NumbersWorkload: BenchWorkload {
                     })
             },
         ]
-        if let path = BenchPaths.libplistWrite(
+        paths.append(BenchPaths.libplistWrite(
             context: context, label: "libplist plist_to_bin",
             input: { [unowned self] in
                 let cap = context.settings.libplistWriteCap
@@ -105,10 +105,7 @@ final class NumbersWorkload: BenchWorkload {
                 let smaller = [50_000, 20_000, 10_000, 5_000, 2_000, 1_000].first { $0 * 2 + 10 <= cap } ?? 1_000
                 let small = NumbersWorkload(context: context, n: smaller)
                 return (try small.corelibsArchive, small.objects, "N = \(smaller): quadratic, capped at \(cap) objects")
-            })
-        {
-            paths.append(path)
-        }
+            }))
         paths += [
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) { [unowned self] in
                 let table = try KeyedArchiveEncoder().encodeArchive(dictionary)

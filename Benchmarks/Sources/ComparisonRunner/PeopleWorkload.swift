@@ -197,12 +197,9 @@ final class PeopleWorkload: BenchWorkload {
                             return checkRecords((try? PropertyListDecoder().decode([PersonRecord].self, from: data)) as Any)
                         })
                 })
-            if let path = BenchPaths.libplistWrite(
+            paths.append(BenchPaths.libplistWrite(
                 context: context, label: "libplist plist_to_bin",
-                input: { [unowned self] in try libplistWriteInput() })
-            {
-                paths.append(path)
-            }
+                input: { [unowned self] in try libplistWriteInput() }))
         }
         paths.append(
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) {
