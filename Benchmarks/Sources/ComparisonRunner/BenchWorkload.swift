@@ -118,6 +118,7 @@ enum BenchWorkloads {
         case "W2": return NumbersWorkload(context: context, n: n)
         case "W3": return DataWorkload(context: context, n: max(1, n / 100))
         case "W4": return CorpusWorkload(context: context)
+        case "W5": return TypedstreamWorkload(context: context)
         default: throw ValidationError("unknown workload \(key)")
         }
     }

@@ -52,8 +52,9 @@ final class CorpusWorkload: BenchWorkload {
         return File(name: name, bytes: bytes, data: Data(bytes), topKeys: view?.topKeys ?? ["root"], objects: view?.objectCount ?? 0)
     }
 
-    /// `--corpus`, else shared/corpus/apple in this folder or one above it, from here or from the executable.
-    static func findCorpus(_ explicit: String?) -> String? {
+    /// `explicit` (an option's folder), else shared/corpus/`folder` in this folder or one above it, from here or
+    /// from the executable.
+    static func findCorpus(_ explicit: String?, folder wanted: String = "apple") -> String? {
         if let explicit { return explicit }
         var starts = [FileManager.default.currentDirectoryPath]
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -62,7 +63,7 @@ final class CorpusWorkload: BenchWorkload {
         for start in starts {
             var folder = start
             for _ in 0..<8 {
-                for candidate in ["shared/corpus/apple", "corpus/apple"] {
+                for candidate in ["shared/corpus/" + wanted, "corpus/" + wanted] {
                     let path = (folder as NSString).appendingPathComponent(candidate)
                     var isDirectory: ObjCBool = false
                     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -213,7 +214,7 @@ final class CorpusWorkload: BenchWorkload {
                     check: allDecoded(files.count))
             })
         paths.append(
-            BenchPath(id: "ours.graph", label: "ours ArchiveGraph(bytes:) per file", operation: .decode) { [unowned self] in
+            BenchPath(id: "ours.graph", label: "ours ArchiveGraph(bytes:), every archive in one process", operation: .decode) { [unowned self] in
                 PreparedPath(
                     inputBytes: bytes(all),
                     run: counted(all) { [unowned self] in
