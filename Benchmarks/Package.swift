@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AutoCoding", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BenchmarkFixtures",
                 "LibplistFloor",
             ],
             path: "Sources/ComparisonRunner"
@@ -40,7 +41,8 @@ let package = Package(
             path: "Sources/LibplistFloor",
             linkerSettings: [.linkedLibrary("plist-2.0")]
         ),
-        // The workloads (deterministic generators), shared by the benchmark targets.
+        // The workloads (deterministic generators) and the random generator, shared by the benchmark targets and
+        // the comparison runner.
         .target(
             name: "BenchmarkFixtures",
             dependencies: [.product(name: "AutoCoding", package: root)],

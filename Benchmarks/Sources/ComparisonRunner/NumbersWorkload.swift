@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoCoding
+import BenchmarkFixtures
 import Foundation
 
 #if canImport(Glibc)
@@ -20,16 +21,7 @@ final class NumbersWorkload: BenchWorkload {
         self.n = n
     }
 
-    lazy var entries: [(key: String, value: Int64)] = {
-        var rng = SplitMix64(seed: 0x5EED_0002)
-        return (0..<n).map { i in
-            let width = i % 8 + 1
-            let mask: UInt64 = width == 8 ? UInt64(Int64.max) : (1 << (8 * width - 1)) - 1
-            var value = Int64(rng.next() & mask)
-            if i % 5 == 0 { value = -value }
-            return ("key-\(i)", value)
-        }
-    }()
+    lazy var entries = Fixtures.numberEntries(n)
     lazy var dictionary = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
     lazy var nsDictionary = NSDictionary(
         objects: entries.map { NSNumber(value: $0.value) }, forKeys: entries.map { $0.key as NSString })
