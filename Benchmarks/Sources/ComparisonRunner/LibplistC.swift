@@ -17,8 +17,10 @@ enum LibplistC {
     /// The C floor of a read: `plist_from_bin` (or `plist_from_xml`), a full walk, `plist_free`; nil when libplist
     /// rejects the bytes.
     static func parseWalkFree(_ bytes: [UInt8]) -> Walk? {
-        guard let tree = LibplistTree(bytes) else { return nil }
-        let walk = LibplistFloor_walk(tree.node)
+        // The C calls alone (no tree object): this is the floor, timed as a C program would run it.
+        guard let tree = bytes.withUnsafeBufferPointer({ LibplistFloor_parse($0.baseAddress, $0.count) }) else { return nil }
+        let walk = LibplistFloor_walk(tree)
+        LibplistFloor_free(tree)
         return Walk(nodes: Int(walk.nodes), checksum: walk.checksum, objects: Int(walk.objects))
     }
 
