@@ -107,17 +107,20 @@ struct GraphResolver {
         var values = [ArchiveValue?](repeating: nil, count: entries.count)
         var classes: [Int: ArchiveClass] = [:]
         for uid in 0..<entries.count {
-            guard let classUID = entries.classUID(ofInstance: uid) else {
+            guard entries.isInstance(uid) else {
                 values[uid] = try entries.value(uid)
                 continue
             }
-            let archiveClass: ArchiveClass
-            if let known = classes[classUID] {
-                archiveClass = known
-            } else {
-                // Validated: the descriptor has a string $classname.
-                archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
-                classes[classUID] = archiveClass
+            // A `$class` that is not a UID naming a descriptor (possible only beside a `$classname`, which the
+            // view does not check further) gives an unnamed class, as ``KeyedArchive/archiveClass(of:)`` does.
+            var archiveClass = ArchiveClass(name: "")
+            if let classUID = entries.classUID(ofInstance: uid) {
+                if let known = classes[classUID] {
+                    archiveClass = known
+                } else {
+                    archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
+                    classes[classUID] = archiveClass
+                }
             }
             shells[uid] = ArchivedObject(archiveClass: archiveClass)
         }
