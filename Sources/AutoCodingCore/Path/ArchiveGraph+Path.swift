@@ -82,6 +82,8 @@ private struct GraphPathWalker: PathWalker {
 
     func string(_ node: ArchivedValue) -> String? { node.string }
 
+    func memoKey(of place: ArchivedValue) -> AnyHashable? { place.object.map(ObjectIdentifier.init) }
+
     func describe(_ place: ArchivedValue) -> String {
         switch place {
         case .null: "$null"
@@ -164,4 +166,7 @@ private struct PropertyListPathWalker: PathWalker {
     func string(_ node: ArchiveValue) -> String? { node.stringValue }
 
     func describe(_ place: ArchiveValue) -> String { PathWalk.withArticle(place.pathTypeName) }
+
+    /// A dictionary's entry is a hash lookup and an array's element an index: no step scans.
+    func memoKey(of place: ArchiveValue) -> AnyHashable? { nil }
 }

@@ -105,6 +105,8 @@ private struct LazyPathWalker: PathWalker {
         }
     }
 
+    func memoKey(of place: Place) -> AnyHashable? { place.object }
+
     func describe(_ place: Place) throws -> String {
         let where_ = place.uid.map { " (UID \($0.rawValue))" } ?? " (in place)"
         let kind = try archive.kind(of: place.object)

@@ -47,6 +47,9 @@ protocol PathWalker {
     func string(_ node: Node) throws -> String?
     /// `NSArray instance (UID 12)`, `an in-place array`, `a string` …, for messages.
     func describe(_ place: Place) throws -> String
+    /// What identifies a place that many nodes can lead to (an `$objects` entry, an object), so that a step
+    /// applied to it again reuses its results; nil where a step costs O(1) anyway.
+    func memoKey(of place: Place) -> AnyHashable?
 }
 
 /// Why a step does not apply; becomes an ``ArchivePathError`` with the step's number.
@@ -66,9 +69,21 @@ enum PathWalk {
             var next: [Walker.Node] = []
             do {
                 if let nodes = current {
+                    // A step's results from each place, for the places `[*]` reaches again: finding a key scans
+                    // the place's keys, and an array holding one dictionary of n keys n times would otherwise cost
+                    // n² for a file of a few n bytes.
+                    var done: [AnyHashable: Range<Int>] = [:]
                     for (branch, node) in nodes.enumerated() {
                         do {
-                            try apply(step, to: node, in: walker, into: &next)
+                            let place = try walker.place(of: node)
+                            let key = nodes.count > 1 ? walker.memoKey(of: place) : nil
+                            if let key, let range = done[key] {
+                                next.append(contentsOf: Array(next[range]))
+                            } else {
+                                let start = next.count
+                                try apply(step, at: place, in: walker, into: &next)
+                                if let key { done[key] = start..<next.count }
+                            }
                         } catch let failure as PathStepFailure where nodes.count > 1 {
                             throw PathStepFailure(reason: "\(failure.reason) (branch \(branch) of the fan-out)")
                         }
@@ -106,11 +121,10 @@ enum PathWalk {
         return current
     }
 
-    /// What one step means: the rule every reader follows. Appends what the step leads to from `node`.
+    /// What one step means: the rule every reader follows. Appends what the step leads to from `place`.
     static func apply<Walker: PathWalker>(
-        _ step: ArchivePath.Step, to node: Walker.Node, in walker: Walker, into next: inout [Walker.Node]
+        _ step: ArchivePath.Step, at place: Walker.Place, in walker: Walker, into next: inout [Walker.Node]
     ) throws {
-        let place = try walker.place(of: node)
         let shape = try walker.shape(of: place)
         // Named only for messages: describing costs a class lookup the happy path does not need.
         func what() throws -> String { try walker.describe(place) }
