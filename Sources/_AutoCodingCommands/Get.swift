@@ -81,12 +81,15 @@ struct Get: ParsableCommand {
         let toTerminal = isatty(1) == 1
         for path in parsed {
             do {
-                let text = try raw ? source.rawLines(at: path) : source.jsonLine(at: path, maxOutputBytes: maxOutputBytes)
+                let text =
+                    try raw ? source.rawLines(at: path) : source.jsonLine(at: path, maxOutputBytes: maxOutputBytes)
                 guard text.utf8.count <= maxOutputBytes else {
                     throw OutputBudget.exceeded(maxOutputBytes, what: "the output for \(path)")
                 }
                 // Archive text must not act on a terminal (escape sequences); JSON stays the same JSON value.
-                let shown = toTerminal ? (raw ? TerminalText.escaped(text, keepingNewlines: true) : TerminalText.jsonEscaped(text)) : text
+                let shown =
+                    !toTerminal ? text
+                    : raw ? TerminalText.escaped(text, keepingNewlines: true) : TerminalText.jsonEscaped(text)
                 FileHandle.standardOutput.write(Data((shown + "\n").utf8))
             } catch {
                 StandardError.write("error: \(file): \(error)")
@@ -187,7 +190,7 @@ enum GetSource {
             names = values.map(Self.kindName)
         case .plist(let values):
             lines = values.map(\.rawText)
-            names = values.map { $0.typeName == "array" ? "an array" : "a \($0.typeName)" }
+            names = values.map(Self.kindName)
         }
         for (i, line) in lines.enumerated() where line == nil {
             let which = path.fansOut ? "value \(i) of the fan-out" : "the value"
@@ -204,8 +207,12 @@ enum GetSource {
         case .object(let object): "an instance of \(object.className)"
         case .array: "an array"
         case .dictionary: "a dictionary"
-        case .inline(let scalar), .reference(let scalar): scalar.typeName == "array" ? "an array" : "a \(scalar.typeName)"
+        case .inline(let scalar), .reference(let scalar): kindName(scalar)
         }
+    }
+
+    private static func kindName(_ value: ArchiveValue) -> String {
+        value.typeName == "array" ? "an array" : "a \(value.typeName)"
     }
 }
 

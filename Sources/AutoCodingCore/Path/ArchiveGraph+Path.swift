@@ -3,8 +3,8 @@ import OrderedCollections
 
 extension ArchiveGraph {
     /// The values `path` leads to in a decoded graph: the eager counterpart of
-    /// ``LazyKeyedArchive/values(at:)``, with the same steps, results and errors, except that a decoded graph
-    /// no longer knows UIDs, so its messages name none.
+    /// ``AutoCodingFast/LazyKeyedArchive/values(at:)-(ArchivePath)``, with the same steps, results and errors,
+    /// except that a decoded graph no longer knows UIDs, so its messages name none.
     ///
     /// A path may reach at most `maxValues` values at any step (see ``ArchivePath/fanOutBudget(forInputBytes:)``);
     /// past it, the step throws.

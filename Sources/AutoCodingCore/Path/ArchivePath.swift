@@ -15,8 +15,8 @@
 /// UIDs are followed before every step, so `.root.name` reads the `name` field of the object `root` refers to.
 /// A negative index counts from the end: `[-1]` is the last element. In a keyed archive `$top` holds the
 /// `$top` keys (`root`, `$0` …); in a plain property list, `$top` is the property list's root value. The walk
-/// is the same for every reader (see ``LazyKeyedArchive/values(at:)``, ``ArchiveGraph/values(at:maxValues:)``
-/// and ``AutoCodingFast/ArchiveValue/values(at:maxValues:)``).
+/// is the same for every reader (see ``AutoCodingFast/LazyKeyedArchive/values(at:)-(ArchivePath)``,
+/// ``ArchiveGraph/values(at:maxValues:)`` and ``AutoCodingFast/ArchiveValue/values(at:maxValues:)``).
 public struct ArchivePath: Sendable, Hashable, CustomStringConvertible {
     /// One step after `$top`.
     public enum Step: Sendable, Hashable, CustomStringConvertible {

@@ -37,7 +37,9 @@ struct ArchivePathParser {
 
     /// Keys separated by `.`; `\` before `.` or `\` makes it part of the key.
     mutating func parseKeyPath() throws(ArchivePathError) -> [ArchivePath.Step] {
-        guard !bytes.isEmpty else { throw error("empty path: write a key path such as root.name, or a path such as $top.root") }
+        guard !bytes.isEmpty else {
+            throw error("empty path: write a key path such as root.name, or a path such as $top.root")
+        }
         var steps: [ArchivePath.Step] = []
         var key: [UInt8] = []
         while true {

@@ -87,14 +87,16 @@ enum PathWalk {
                         } catch let failure as PathStepFailure where nodes.count > 1 {
                             throw PathStepFailure(reason: "\(failure.reason) (branch \(branch) of the fan-out)")
                         }
-                        guard next.count <= maxValues else { throw fanOutExceeded(path, step: number + 1, limit: maxValues) }
+                        guard next.count <= maxValues else {
+                            throw fanOutExceeded(path, step: number + 1, limit: maxValues)
+                        }
                     }
                 } else {
                     switch step {
                     case .key(let key):
                         guard let entry = try walker.topEntry(key) else {
-                            throw PathStepFailure(
-                                reason: "$top has no key \"\(key)\" (keys: \(try walker.topKeys().joined(separator: ", ")))")
+                            let keys = try walker.topKeys().joined(separator: ", ")
+                            throw PathStepFailure(reason: "$top has no key \"\(key)\" (keys: \(keys))")
                         }
                         next.append(entry)
                     case .all:
@@ -116,7 +118,8 @@ enum PathWalk {
             current = next
         }
         guard let current else {
-            throw ArchivePathError(path: path.description, step: 0, reason: "$top is not a value; add a step such as .root")
+            throw ArchivePathError(
+                path: path.description, step: 0, reason: "$top is not a value; add a step such as .root")
         }
         return current
     }
@@ -147,8 +150,11 @@ enum PathWalk {
                             return
                         }
                     }
-                } else if let index = index(inKey: key), let objects = try walker.instanceArray(FoundationKey.objects, of: place) {
-                    next.append(try walker.element(resolved(index, count: walker.count(of: objects), what), of: objects))
+                } else if let index = index(inKey: key),
+                    let objects = try walker.instanceArray(FoundationKey.objects, of: place)
+                {
+                    let position = try resolved(index, count: walker.count(of: objects), what)
+                    next.append(try walker.element(position, of: objects))
                     return
                 }
             case .array:
@@ -179,7 +185,9 @@ enum PathWalk {
         of place: Walker.Place, shape: PathShape, in walker: Walker, _ what: () throws -> String
     ) throws -> Walker.Place {
         if shape == .array { return place }
-        if shape == .instance, let objects = try walker.instanceArray(FoundationKey.objects, of: place) { return objects }
+        if shape == .instance, let objects = try walker.instanceArray(FoundationKey.objects, of: place) {
+            return objects
+        }
         throw PathStepFailure(reason: "\(try what()) is neither an array nor an NSArray/NSDictionary-like instance")
     }
 
@@ -201,7 +209,9 @@ enum PathWalk {
     /// (from the end). Nil for any other key, and for one too large for `Int`.
     static func index(inKey key: String) -> Int? {
         let digits = key.utf8.first == UInt8(ascii: "-") ? key.utf8.dropFirst() : key.utf8[...]
-        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
         return Int(key)
     }
 
