@@ -10,7 +10,24 @@ public func fuzzGraph(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = try? unarchiver.decodeObject(forKey: "root")
             _ = try? unarchiver.decodeObject(ofClassNames: ["NSArray", "NSString", "NSNumber"], forKey: "root")
         }
-        guard let graph = try? ArchiveGraph(bytes: bytes, options: fuzzOptions) else { return }
+        // One pass over the table (init(bytes:)) and the path through a whole KeyedArchive must agree: the same
+        // graph, or both a refusal. (Not always of the same code: with two faults in one archive, each path
+        // reports the one it reaches first, and the one pass reads instances after the other entries.)
+        let onePass = Result { () throws(ArchiveError) in try ArchiveGraph(bytes: bytes, options: fuzzOptions) }
+        let twoPass = Result { () throws(ArchiveError) in
+            try ArchiveGraph(archive: KeyedArchiveView(bytes: bytes, options: fuzzOptions).keyedArchive())
+        }
+        switch (onePass, twoPass) {
+        case (.success(let a), .success(let b)):
+            guard a.isEquivalent(to: b), a.binaryPlist() == b.binaryPlist() else {
+                fuzzFailure("ArchiveGraph(bytes:) and ArchiveGraph(archive:) build different graphs")
+            }
+        case (.failure, .failure):
+            break
+        default:
+            fuzzFailure("one graph path accepts what the other refuses: \(onePass) / \(twoPass)")
+        }
+        guard case .success(let graph) = onePass else { return }
         let written = graph.binaryPlist()
         let again: ArchiveGraph
         do { again = try ArchiveGraph(bytes: written, options: fuzzOptions) } catch {

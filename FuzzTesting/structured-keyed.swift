@@ -185,7 +185,7 @@ func withOutputFile(_ path: String, limit: Int, _ body: (OutputSink) throws -> V
         do {
             try body(sink)
             try sink.flush()
-        } catch let error as ArchiveFileError where error.code == EFBIG {
+        } catch let error as ArchiveError where error.errnoCode == EFBIG {
             violated("output", "\(path): the output passed the budget of \(limit) bytes")
         }
     } catch {

@@ -4,7 +4,9 @@
 /// name), the static property table ``AutoCodingObject/codableProperties``, and for classes the two-phase
 /// decode that lets reference cycles come back with identity: an instance is allocated first
 /// (`init(autoCodingShell:)`), registered, and then filled (`decodeProperties(from:)`). Classes also get
-/// `==` and `hash(into:)` from their properties, or from their identity when `identityEquality` is true.
+/// `==` and `hash(into:)` from their properties, or from their identity when `identityEquality` is true; structs
+/// get them from their properties too, unless they declare `Equatable` or `Hashable` themselves or pass
+/// `equatable: false` (then none is generated).
 ///
 /// What is coded: every stored `var` (and, in structs, `let`) except `lazy` ones and those marked
 /// ``Uncodable()``. Class properties need a default value or an optional type, so that the class can be
@@ -25,9 +27,10 @@
     extension, conformances: AutoCodingObject, AutoCodingValue, Hashable,
     names: named(==), named(hash(into:)), named(codableProperties), named(init(from:)), named(encode(to:))
 )
-public macro AutoCoding(identityEquality: Bool = false) = #externalMacro(module: "AutoCodingMacros", type: "AutoCodingMacro")
+public macro AutoCoding(identityEquality: Bool = false, equatable: Bool = true) =
+    #externalMacro(module: "AutoCodingMacros", type: "AutoCodingMacro")
 
-/// Leaves a stored property out of ``AutoCoding(identityEquality:)`` archiving.
+/// Leaves a stored property out of ``AutoCoding(identityEquality:equatable:)`` archiving.
 @attached(peer)
 public macro Uncodable() = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")
 

@@ -35,12 +35,14 @@ package final class ArchiveBytes: @unchecked Sendable {
     /// (write a new file, then rename, as ``ArchiveFile`` writes do) and mapped readers keep the old inode.
     package init(mapping path: String, maxBytes: Int) throws(ArchiveError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ArchiveError(.fileAccess, "cannot open \(path): \(Self.errnoText())") }
+        guard fd >= 0 else { throw ArchiveError.fileAccess("open", path, errnoCode: errno) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ArchiveError(.fileAccess, "cannot stat \(path): \(Self.errnoText())") }
+        guard fstat(fd, &info) == 0 else { throw ArchiveError.fileAccess("stat", path, errnoCode: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ArchiveError(.fileAccess, "\(path) is not a regular file")
+            // The same errno as ArchiveFile.read gives for a directory; other kinds have no call that failed.
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw ArchiveError.fileAccess("read", path, errnoCode: EISDIR) }
+            throw ArchiveError(.fileAccess, "read \(path): not a regular file")
         }
         let length = Int(info.st_size)
         guard length <= maxBytes else {
@@ -53,7 +55,7 @@ package final class ArchiveBytes: @unchecked Sendable {
             return
         }
         guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
-            throw ArchiveError(.fileAccess, "cannot map \(path): \(Self.errnoText())")
+            throw ArchiveError.fileAccess("map", path, errnoCode: errno)
         }
         raw = UnsafeRawBufferPointer(start: base, count: length)
         isMapped = true
@@ -66,6 +68,4 @@ package final class ArchiveBytes: @unchecked Sendable {
             UnsafeMutableRawPointer(mutating: raw.baseAddress)?.deallocate()
         }
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -1,13 +1,27 @@
-/// An error thrown by the archive engine when bytes are not a valid property list or keyed archive.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An error thrown when bytes are not a valid property list or keyed archive, or when a file cannot be read
+/// or written.
 ///
 /// The ``code`` is stable and is the only part that takes part in equality and hashing, so tests and callers
 /// can match on it. The human-readable reason names the offset, object or UID at fault; it is available
 /// through `String(describing:)`.
+///
+/// A failed file-system call is this error with the code ``Code-swift.struct/fileAccess`` in every layer (the
+/// mapped reader of ``LazyKeyedArchive``, `ArchiveFile`'s reads and atomic writes): its reason names the call
+/// and the path, and ``errnoCode`` keeps the `errno`.
 public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
     /// The kind of failure.
     public let code: Code
-    /// What went wrong, naming the offset, object or UID at fault.
+    /// What went wrong, naming the offset, object or UID at fault (for a file, the call and the path).
     public let reason: String
+    /// For ``Code-swift.struct/fileAccess``: the `errno` the failed call set (`ENOENT`, `EISDIR` …); nil for
+    /// other codes and for a path that opens but is not a regular file.
+    public let errnoCode: Int32?
     /// The engine source location that raised the error.
     public let file: String
     /// The engine source line that raised the error.
@@ -15,8 +29,13 @@ public struct ArchiveError: Error, Hashable, CustomStringConvertible, Sendable {
 
     /// Creates an error with a code and a reason.
     public init(_ code: Code, _ reason: String, file: String = #fileID, line: UInt = #line) {
+        self.init(code, reason, errnoCode: nil, file: file, line: line)
+    }
+
+    private init(_ code: Code, _ reason: String, errnoCode: Int32?, file: String, line: UInt) {
         self.code = code
         self.reason = reason
+        self.errnoCode = errnoCode
         self.file = file
         self.line = line
     }
@@ -82,7 +101,8 @@ extension ArchiveError {
         /// A typedstream type-encoding string is empty, unbalanced, or names a type that cannot be read
         /// (a union, an unknown code).
         public static let invalidTypeEncoding = Code(.invalidTypeEncoding)
-        /// A file could not be opened, inspected or memory-mapped (``LazyKeyedArchive/init(contentsOf:access:options:)``).
+        /// A file-system call failed: a file could not be opened, inspected, memory-mapped, read or written
+        /// (``ArchiveError/errnoCode`` keeps the `errno`).
         public static let fileAccess = Code(.fileAccess)
 
         /// The code's name, such as `invalidUID`.
@@ -91,6 +111,18 @@ extension ArchiveError {
 }
 
 extension ArchiveError {
+    /// A failed file-system call: `operation` (`open`, `read`, `rename … to` …) on `path` set `errno` to
+    /// `errnoCode`. The reason reads `open /tmp/a.archive: No such file or directory (errno 2)`.
+    @inline(never)
+    package static func fileAccess(
+        _ operation: String, _ path: String, errnoCode: Int32, file: String = #fileID, line: UInt = #line
+    ) -> ArchiveError {
+        let text = String(cString: strerror(errnoCode))
+        return ArchiveError(
+            .fileAccess, "\(operation) \(path): \(text) (errno \(errnoCode))", errnoCode: errnoCode, file: file,
+            line: line)
+    }
+
     @inline(never)
     static func truncated(_ what: String, at offset: Int, file: String = #fileID, line: UInt = #line) -> ArchiveError {
         ArchiveError(.truncated, "\(what) at offset \(offset) runs past the end of the data", file: file, line: line)

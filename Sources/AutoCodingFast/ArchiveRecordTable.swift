@@ -17,8 +17,8 @@ import Darwin
 ///
 /// What first touch does not prove, the readers must not assume: containers are not proven acyclic or
 /// shallow (the whole-file pass proves that), so a reader that follows references into plain containers
-/// bounds its own depth (the typed decoder's `maxDepth`); a reader that needs whole values uses
-/// ``validatedView()``, which runs the whole-file pass once.
+/// bounds its own depth (the typed decoder's ``ArchiveReadingOptions/decodingDepthLimit``); a reader that
+/// needs whole values uses ``validatedView()``, which runs the whole-file pass once.
 ///
 /// Slots are zero-filled memory (an anonymous mapping when large), fresh pages from the kernel, so the slots
 /// of objects never touched cost neither time nor memory. A slot whose offset is 0 is not validated yet (a
@@ -204,6 +204,35 @@ package final class ArchiveRecordTable {
         guard let found else { return nil }
         slot = found
         return ref(object, n + found)
+    }
+
+    /// Where a key was last found: its slot and its key string's object number (see ``entry(of:key:hint:)``).
+    package struct KeyHint {
+        /// The key's slot in the previous object.
+        package var slot = 0
+        /// The key string's object number; -1 before the first hit.
+        package var keyObject = -1
+        /// No key found yet.
+        package init() {}
+    }
+
+    /// The same lookup for a key asked of many objects (`$class`): writers unique key strings, so the key is
+    /// usually the same bplist string in every object, at the same slot or last (where this package writes
+    /// `$class`, in objects of different key counts). When the key there is that string, it is the key, and no
+    /// byte is compared; otherwise the lookup scans and updates the hint.
+    @inlinable @inline(__always)
+    package func entry(of object: Int, key: String, hint: inout KeyHint) -> Int? {
+        let record = validated(object)
+        let n = Int(record.count)
+        if record.kind == .dictionary, n > 0 {
+            if ref(object, n - 1) == hint.keyObject { return ref(object, 2 * n - 1) }
+            if hint.slot < n, ref(object, hint.slot) == hint.keyObject { return ref(object, n + hint.slot) }
+        }
+        var slot = hint.slot
+        guard let value = entry(of: object, key: key, startingAt: &slot) else { return nil }
+        hint.slot = slot
+        hint.keyObject = ref(object, slot)
+        return value
     }
 
     /// The `$top` keys in file order.

@@ -20,6 +20,10 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             }
             return []  // Structs get everything from the extension role.
         }
+        if optsOutOfEquality(node) {
+            context.diagnose(Diagnostic(node: node, message: Message.equatableOnClass))
+            return []
+        }
         let properties = StoredProperty.all(in: classDecl.memberBlock.members)
         let problems = diagnostics(properties, isClass: true)
         guard problems.isEmpty else {
@@ -148,7 +152,9 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
         let missing = Set(protocols.map { $0.trimmedDescription.split(separator: ".").last.map(String.init) ?? "" })
         if let classDecl = declaration.as(ClassDeclSyntax.self) {
             // The member role reports the problems; here they only stop the expansion.
-            guard diagnostics(StoredProperty.all(in: classDecl.memberBlock.members), isClass: true).isEmpty else { return [] }
+            guard diagnostics(StoredProperty.all(in: classDecl.memberBlock.members), isClass: true).isEmpty,
+                !optsOutOfEquality(node)
+            else { return [] }
             let access = accessLevel(of: classDecl.modifiers)
             var extensions: [ExtensionDeclSyntax] = []
             if missing.contains("AutoCodingObject") {
@@ -214,12 +220,13 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
             }
             return "self.\(property.name) = try AutoCodingSupport.decodeRequired(\(property.type?.trimmedDescription ?? "Never").self, from: container, keys: [\(keys)], in: \(name).self)"
         }.joined(separator: "\n")
-        // Equality from the properties, as classes get it, unless the struct declares Equatable or Hashable itself.
+        // Equality from the properties, as classes get it, unless the struct declares Equatable or Hashable itself
+        // or opts out (`equatable: false`: a struct whose values are not meant to be compared, or compared otherwise).
         let declaresEquality = structDecl.inheritanceClause?.inheritedTypes.contains {
             ["Equatable", "Hashable"].contains($0.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
         } ?? false
         var equality: [ExtensionDeclSyntax] = []
-        if missing.contains("Hashable") && !declaresEquality {
+        if missing.contains("Hashable") && !declaresEquality && !optsOutOfEquality(node) {
             equality.append(
                 try ExtensionDeclSyntax(
                     """
@@ -323,12 +330,22 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
         modifiers.contains { [.keyword(.public), .keyword(.open)].contains($0.name.tokenKind) } ? "public " : ""
     }
 
-    private static func identityEquality(_ node: AttributeSyntax) -> Bool { booleanArgument("identityEquality", of: node) }
+    private static func identityEquality(_ node: AttributeSyntax) -> Bool {
+        booleanArgument("identityEquality", of: node, is: true)
+    }
 
-    private static func booleanArgument(_ label: String, of node: AttributeSyntax) -> Bool {
+    /// `equatable: false`: no generated `==` and `hash(into:)` for a struct.
+    private static func optsOutOfEquality(_ node: AttributeSyntax) -> Bool {
+        booleanArgument("equatable", of: node, is: false)
+    }
+
+    /// Whether the attribute passes the literal `value` for `label`.
+    private static func booleanArgument(_ label: String, of node: AttributeSyntax, is value: Bool) -> Bool {
         guard case .argumentList(let arguments) = node.arguments else { return false }
+        let literal: Keyword = value ? .true : .false
         return arguments.contains {
-            $0.label?.text == label && $0.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(.true)
+            $0.label?.text == label
+                && $0.expression.as(BooleanLiteralExprSyntax.self)?.literal.tokenKind == .keyword(literal)
         }
     }
 
@@ -371,6 +388,7 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
 /// The macro's diagnostics.
 enum Message: DiagnosticMessage, FixItMessage {
     case notClassOrStruct
+    case equatableOnClass
     case unarchivable(String, String)
     case letInClass(String)
     case needsDefault(String)
@@ -380,6 +398,8 @@ enum Message: DiagnosticMessage, FixItMessage {
     var message: String {
         switch self {
         case .notClassOrStruct: "@AutoCoding applies to classes and structs"
+        case .equatableOnClass:
+            "'equatable: false' applies to structs; a class compares its properties, or its identity with 'identityEquality: true'"
         case .unarchivable(let name, let reason):
             "stored property '\(name)' cannot be archived: its type is \(reason); mark it @Uncodable to leave it out"
         case .letInClass(let name):

@@ -27,7 +27,9 @@ public struct AutoCodingCommand: ParsableCommand {
                 StandardError.write(fullMessage(for: error))
                 Foundation.exit(2)
             }
-            exit(withError: error)
+            // ArgumentParser prints `Error: ` and the error's description; library errors print as the
+            // commands print them (ErrorReport.text), so a file failure reads as it always has.
+            exit(withError: ErrorReport.isLibraryError(error) ? ErrorReport.Printed(error) : error)
         }
     }
 }

@@ -173,7 +173,7 @@ struct BatchDecoder {
             let view = try KeyedArchiveView(bytes: bytes, options: options)
             outcome.archiver = view.archiver
             outcome.objects = view.objectCount
-            let graph = try ArchiveGraph(archive: view.keyedArchive())
+            let graph = try ArchiveGraph(view: view)
             outcome.rootClass = Self.className(of: graph.root)
             if withJSON {
                 // The same output budget as `json`: a record past it carries `limitExceeded`, not gigabytes.

@@ -131,7 +131,7 @@ final class IsolatedRecorder: BatchRecorder {
             do {
                 process = try worker ?? command.start()
             } catch {
-                return .failure(ErrorReport(code: "workerCrashed", reason: "\(error)"))
+                return .failure(ErrorReport(code: "workerCrashed", reason: ErrorReport.text(error)))
             }
             worker = process
             do {

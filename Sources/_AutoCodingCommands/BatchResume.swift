@@ -33,7 +33,7 @@ struct BatchResumeState {
         var fd: Int32
         repeat { fd = open(path, O_RDWR | O_CLOEXEC) } while fd < 0 && errno == EINTR
         if fd < 0 && errno == ENOENT { return state }
-        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
+        guard fd >= 0 else { throw ArchiveError.fileAccess("open", path, errnoCode: errno) }
         defer { close(fd) }
         var buffer: [UInt8] = []
         var consumed = 0  // Bytes of the file before `buffer`.
@@ -51,7 +51,7 @@ struct BatchResumeState {
         if !buffer.isEmpty {
             state.truncatedBytes = buffer.count
             guard ftruncate(fd, off_t(consumed)) == 0 else {
-                throw ArchiveFileError(path: path, operation: "truncate", code: errno)
+                throw ArchiveError.fileAccess("truncate", path, errnoCode: errno)
             }
         }
         return state

@@ -33,7 +33,7 @@ struct Codegen: ParsableCommand {
             do {
                 graphs.append((URL(fileURLWithPath: file).lastPathComponent, try ArchiveGraph(contentsOf: file)))
             } catch {
-                StandardError.write("error: \(file): \(error)")
+                StandardError.write("error: \(file): \(ErrorReport.text(error))")
                 throw ExitCode(1)
             }
         }

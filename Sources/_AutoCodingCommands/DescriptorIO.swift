@@ -20,7 +20,7 @@ enum DescriptorIO {
             let got = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + old, count) }
             if got < 0 && errno == EINTR { continue }
             buffer.removeSubrange((old + max(got, 0))...)
-            if got < 0 { throw ArchiveFileError(path: name, operation: "read", code: errno) }
+            if got < 0 { throw ArchiveError.fileAccess("read", name, errnoCode: errno) }
             return got
         }
     }
@@ -48,7 +48,7 @@ enum DescriptorIO {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: name, operation: "write", code: errno)
+                throw ArchiveError.fileAccess("write", name, errnoCode: errno)
             }
             offset += written
         }

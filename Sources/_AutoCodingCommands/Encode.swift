@@ -44,7 +44,7 @@ struct Encode: ParsableCommand {
             return format == .binary ? try archive.binaryPlist(readableWith: ArchiveReadingOptions()) : try archive.xmlPlist()
         }
         guard let text = String(validating: json, as: UTF8.self) else {
-            throw ArchiveJSONError("the JSON is not valid UTF-8")
+            throw ArchiveJSONError(.invalidSyntax, "the JSON is not valid UTF-8")
         }
         let value = try ArchiveValue(json: text)
         return format == .binary ? try value.binaryPropertyList(readableWith: ArchiveReadingOptions()) : try value.xmlPropertyList()

@@ -66,7 +66,7 @@ struct Get: ParsableCommand {
             do {
                 parsed.append(try ArchivePath(parsing: text))
             } catch {
-                StandardError.write("error: \(error)")
+                StandardError.write("error: \(ErrorReport.text(error))")
                 throw ExitCode(2)
             }
         }
@@ -74,7 +74,7 @@ struct Get: ParsableCommand {
         do {
             source = try GetSource(file: file, eager: eager)
         } catch {
-            StandardError.write(error is ArchiveFileError ? "error: \(error)" : "error: \(file): \(error)")
+            StandardError.write("error: \(file): \(ErrorReport.text(error))")
             throw ExitCode(1)
         }
         let maxOutputBytes = budget.bytes(forInputBytes: source.inputBytes)
@@ -92,7 +92,7 @@ struct Get: ParsableCommand {
                     : raw ? TerminalText.escaped(text, keepingNewlines: true) : TerminalText.jsonEscaped(text)
                 FileHandle.standardOutput.write(Data((shown + "\n").utf8))
             } catch {
-                StandardError.write("error: \(file): \(error)")
+                StandardError.write("error: \(file): \(ErrorReport.text(error))")
                 throw ExitCode(1)
             }
         }

@@ -65,7 +65,9 @@ struct JSONCommand: ParsableCommand {
         } catch {
             // Thrown errors would print as ArgumentParser's "Error: …"; the documented form is "error: …".
             // A file-system error already names the path.
-            StandardError.write(error is ArchiveFileError ? "error: \(error)" : "error: \(path): \(error)")
+            let text = ErrorReport.text(error)
+            let namesPath = (error as? ArchiveError)?.code == .fileAccess
+            StandardError.write(namesPath ? "error: \(text)" : "error: \(path): \(text)")
             throw ExitCode(1)
         }
         // One write of the whole text: large archives print megabytes, which print() would copy again.

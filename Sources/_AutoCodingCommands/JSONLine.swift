@@ -89,14 +89,22 @@ struct ErrorReport: Hashable {
 
     /// `ArchiveError`s give their stable code (`invalidUID`, `truncated` …); other failures get a code for
     /// their kind (`fileError`, `invalidJSON`, `sqliteError`, `roundTripMismatch`, `decodingError`).
+    ///
+    /// The NDJSON codes and reasons predate the library errors' codes and are kept as they were: a file
+    /// failure is `fileError` (not `fileAccess`), and a path, JSON or typedstream error's reason is its
+    /// located text without the library code.
     init(_ error: any Error) {
         switch error {
+        case let error as ArchiveError where error.code == .fileAccess:
+            self.init(code: "fileError", reason: error.reason)
         case let error as ArchiveError:
             self.init(code: error.code.description, reason: error.reason)
-        case let error as ArchiveFileError:
-            self.init(code: "fileError", reason: error.description)
         case let error as ArchiveJSONError:
-            self.init(code: "invalidJSON", reason: error.description)
+            self.init(code: "invalidJSON", reason: error.message)
+        case let error as ArchivePathError:
+            self.init(code: "error", reason: error.message)
+        case let error as TypedstreamDecodingError:
+            self.init(code: "error", reason: error.reason)
         case let error as SQLiteError:
             self.init(code: "sqliteError", reason: error.description)
         case let error as FileCheck.RoundTripMismatch:
@@ -106,6 +114,26 @@ struct ErrorReport: Hashable {
         default:
             self.init(code: "error", reason: String(describing: error))
         }
+    }
+
+    /// The text a command prints after `error: ` (or `FAIL path: `): an ``ArchiveError`` as `code: reason`, a
+    /// file failure as its reason alone (it names the call, the path and the errno), any other error as its
+    /// reason above. These are the messages the commands printed before every library error had a code.
+    static func text(_ error: any Error) -> String {
+        if let error = error as? ArchiveError, error.code != .fileAccess { return error.description }
+        return ErrorReport(error).reason
+    }
+
+    /// Whether `error` is one of the library's errors, which ``text(_:)`` knows how to print.
+    static func isLibraryError(_ error: any Error) -> Bool {
+        error is ArchiveError || error is ArchivePathError || error is ArchiveJSONError
+            || error is TypedstreamDecodingError
+    }
+
+    /// An error that describes itself as ``text(_:)`` prints it.
+    struct Printed: Error, CustomStringConvertible {
+        let description: String
+        init(_ error: any Error) { description = ErrorReport.text(error) }
     }
 
     /// `{"code": …, "reason": …}`.

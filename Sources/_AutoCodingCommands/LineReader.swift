@@ -43,7 +43,7 @@ final class LineReader {
             let got = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: "standard input", operation: "read", code: errno)
+                throw ArchiveError.fileAccess("read", "standard input", errnoCode: errno)
             }
             if got == 0 {
                 isAtEnd = true

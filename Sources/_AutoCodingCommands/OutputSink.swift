@@ -31,14 +31,14 @@ final class OutputSink {
     static func file(_ path: String) throws -> OutputSink {
         if path == "-" { return standardOutput() }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
+        guard fd >= 0 else { throw ArchiveError.fileAccess("open", path, errnoCode: errno) }
         return OutputSink(fd: fd, owns: true, name: path)
     }
 
     /// The file at `path` opened for appending (created if missing), for `batch --resume`.
     static func appending(_ path: String) throws -> OutputSink {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
+        guard fd >= 0 else { throw ArchiveError.fileAccess("open", path, errnoCode: errno) }
         return OutputSink(fd: fd, owns: true, name: path)
     }
 
@@ -85,7 +85,7 @@ final class OutputSink {
             let written = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: name, operation: "write", code: errno)
+                throw ArchiveError.fileAccess("write", name, errnoCode: errno)
             }
             offset += written
         }

@@ -48,7 +48,8 @@ struct Validate: ParsableCommand {
             } catch {
                 record.bool("ok", false)
                 record.raw("error", ErrorReport(error).json)
-                try sink.write(json ? record.finished + "\n" : TerminalText.escaped("FAIL \(path): \(error)") + "\n")
+                let line = json ? record.finished : TerminalText.escaped("FAIL \(path): \(ErrorReport.text(error))")
+                try sink.write(line + "\n")
                 failed += 1
             }
         }

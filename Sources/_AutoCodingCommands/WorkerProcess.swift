@@ -55,13 +55,13 @@ final class WorkerProcess {
         let type = SOCK_STREAM
         #endif
         guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
-            throw ArchiveFileError(path: "worker socket", operation: "socketpair", code: errno)
+            throw ArchiveError.fileAccess("socketpair", "worker socket", errnoCode: errno)
         }
         guard socketpair(AF_UNIX, type, 0, &pipe) == 0 else {
             let code = errno
             close(pair[0])
             close(pair[1])
-            throw ArchiveFileError(path: "worker standard error", operation: "socketpair", code: code)
+            throw ArchiveError.fileAccess("socketpair", "worker standard error", errnoCode: code)
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -95,7 +95,7 @@ final class WorkerProcess {
         guard code == 0 else {
             close(pair[0])
             close(pipe[0])
-            throw ArchiveFileError(path: executable, operation: "start worker", code: code)
+            throw ArchiveError.fileAccess("start worker", executable, errnoCode: code)
         }
         pid = child
         socket = pair[0]
@@ -133,7 +133,7 @@ final class WorkerProcess {
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: "worker \(pid)", operation: "poll", code: errno)
+                throw ArchiveError.fileAccess("poll", "worker \(pid)", errnoCode: errno)
             }
             if ready == 0 { continue }  // The deadline check above decides.
             if fds.count > 1 && fds[1].revents != 0 { try drainErrors() }

@@ -369,15 +369,19 @@ struct LibplistBridgeTests {
 
     @Test(
         arguments: [
-            [[0xA1, 1], [0x53, 0x61, 0x00, 0x62]],  // ASCII "a\0b": libplist cuts it at the NUL
-            [[0xA1, 1], [0x60]],  // empty UTF-16 string: libplist rejects the file
-            [[0xA1, 1], [0x14] + [UInt8](repeating: 0xFF, count: 16)],  // 16-byte -1: libplist reads UInt64.max
-            [[0xD1, 1, 2], [0x61, 0x00, 0x00], [0x09]],  // UTF-16 key "\0": libplist strdup's keys
-        ] as [[[UInt8]]]
+            // ASCII "a\0b": libplist cuts it at the NUL
+            ([[0xA1, 1], [0x53, 0x61, 0x00, 0x62]], .array([.string("a\0b")])),
+            // empty UTF-16 string: libplist rejects the file
+            ([[0xA1, 1], [0x60]], .array([.string("")])),
+            // 16-byte -1: libplist reads UInt64.max
+            ([[0xA1, 1], [0x14] + [UInt8](repeating: 0xFF, count: 16)], .array([.integer(-1)])),
+            // UTF-16 key "\0": libplist strdup's keys
+            ([[0xD1, 1, 2], [0x61, 0x00, 0x00], [0x09]], .dictionary(["\0": .bool(true)])),
+        ] as [([[UInt8]], ArchiveValue)]
     )
-    func rejectsWhatLibplistWouldMisreadButReadsItNatively(_ objects: [[UInt8]]) throws {
+    func rejectsWhatLibplistWouldMisreadButReadsItNatively(_ objects: [[UInt8]], _ native: ArchiveValue) throws {
         let bytes = Self.bplist(objects)
-        _ = try ArchiveValue(propertyList: bytes)
+        #expect(try ArchiveValue(propertyList: bytes) == native)
         let error = #expect(throws: ArchiveError.self) {
             try ArchiveValue(propertyList: bytes, options: Self.libplistBackend)
         }

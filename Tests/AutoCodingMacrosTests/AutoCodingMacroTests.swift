@@ -364,6 +364,60 @@ struct AutoCodingMacroTests {
         }
     }
 
+    @Test func aStructOptsOutOfTheGeneratedEquality() {
+        assertMacro {
+            """
+            @AutoCoding(equatable: false)
+            struct Sample {
+                var x = 0
+            }
+            """
+        } expansion: {
+            #"""
+            struct Sample {
+                var x = 0
+            }
+
+            extension Sample: AutoCodingValue {
+                /// The properties `@AutoCoding` archives.
+                static var codableProperties: [(name: String, type: Any.Type)] {
+                    [("x", AutoCodingSupport.type(of: \Sample.x))]
+                }
+                /// Decodes the archived properties; missing keys keep their default values.
+                init(from decoder: any Decoder) throws {
+                    let container = try AutoCodingSupport.reader(decoder)
+                    try AutoCodingSupport.decode(&self.x, from: container, keys: ["x"], in: Sample.self)
+                }
+                /// Encodes the archived properties.
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    try AutoCodingSupport.encode(self.x, to: &container, key: "x")
+                }
+            }
+            """#
+        }
+    }
+
+    @Test func equatableFalseOnAClassIsDiagnosed() {
+        assertMacro {
+            """
+            @AutoCoding(equatable: false)
+            final class Sample {
+                var x = 0
+            }
+            """
+        } diagnostics: {
+            """
+            @AutoCoding(equatable: false)
+            ┬────────────────────────────
+            ╰─ 🛑 'equatable: false' applies to structs; a class compares its properties, or its identity with 'identityEquality: true'
+            final class Sample {
+                var x = 0
+            }
+            """
+        }
+    }
+
     @Test func diagnosesAnUnarchivablePropertyWithAFixIt() {
         assertMacro {
             """

@@ -125,11 +125,13 @@ struct AmplificationTests {
         let path = "$top.root[*][*][*][*]"
         let lazy = #expect(throws: ArchivePathError.self) { try LazyKeyedArchive(bytes: bytes).values(at: path) }
         #expect(lazy?.reason.contains("fan-out budget") == true)
+        #expect(lazy?.code == .limitExceeded)
         let graph = try ArchiveGraph(bytes: bytes)
         let eager = #expect(throws: ArchivePathError.self) {
             try graph.values(at: ArchivePath(parsing: path), maxValues: ArchivePath.fanOutBudget(forInputBytes: bytes.count))
         }
         #expect(eager?.reason.contains("fan-out budget") == true)
+        #expect(eager?.code == .limitExceeded)
     }
 
     @Test func allTopKeysAreReadInOnePass() throws {

@@ -130,16 +130,18 @@ struct ArchiveFileTests {
 
     @Test func reportsAMissingFileWithItsPathAndErrno() throws {
         let scratch = try Scratch()
-        let error = #expect(throws: ArchiveFileError.self) { try ArchiveFile.read(contentsOf: scratch.file("none")) }
-        #expect(error?.code == ENOENT)
-        #expect(error?.path == scratch.file("none"))
-        #expect(error?.description.contains("No such file") == true)
+        let error = #expect(throws: ArchiveError.self) { try ArchiveFile.read(contentsOf: scratch.file("none")) }
+        #expect(error?.code == .fileAccess)
+        #expect(error?.errnoCode == ENOENT)
+        #expect(error?.reason == "open \(scratch.file("none")): No such file or directory (errno \(ENOENT))")
+        #expect(error?.description == "fileAccess: open \(scratch.file("none")): No such file or directory (errno \(ENOENT))")
     }
 
     @Test func reportsADirectoryAsNotReadable() throws {
         let scratch = try Scratch()
-        let error = #expect(throws: ArchiveFileError.self) { try ArchiveFile.read(contentsOf: scratch.path) }
-        #expect(error?.code == EISDIR)
+        let error = #expect(throws: ArchiveError.self) { try ArchiveFile.read(contentsOf: scratch.path) }
+        #expect(error?.code == .fileAccess)
+        #expect(error?.errnoCode == EISDIR)
     }
 
     // MARK: Writing
@@ -180,10 +182,11 @@ struct ArchiveFileTests {
         let scratch = try Scratch()
         let target = scratch.file("missing/out.archive")
         for atomically in [true, false] {
-            let error = #expect(throws: ArchiveFileError.self) {
+            let error = #expect(throws: ArchiveError.self) {
                 try ArchiveFile.write([1, 2, 3], to: target, atomically: atomically)
             }
-            #expect(error?.code == ENOENT)
+            #expect(error?.code == .fileAccess)
+            #expect(error?.errnoCode == ENOENT)
         }
         #expect(scratch.names.isEmpty)
     }
@@ -191,7 +194,9 @@ struct ArchiveFileTests {
     @Test func writeFailsCleanlyWhenTheTargetIsADirectory() throws {
         let scratch = try Scratch()
         try FileManager.default.createDirectory(atPath: scratch.file("dir"), withIntermediateDirectories: false)
-        #expect(throws: ArchiveFileError.self) { try ArchiveFile.write([1], to: scratch.file("dir")) }
+        let error = #expect(throws: ArchiveError.self) { try ArchiveFile.write([1], to: scratch.file("dir")) }
+        #expect(error?.errnoCode == EISDIR)
+        #expect(error?.reason.hasPrefix("rename ") == true)
         // The temporary file was removed after the failed rename.
         #expect(scratch.names == ["dir"])
     }
@@ -213,10 +218,11 @@ struct ArchiveFileTests {
             #expect(chmod(directory, 0o555) == 0)
         }
         for atomically in [true, false] {
-            let error = #expect(throws: ArchiveFileError.self) {
+            let error = #expect(throws: ArchiveError.self) {
                 try ArchiveFile.write([1, 2, 3], to: directory + "/autocoding-test.archive", atomically: atomically)
             }
-            #expect(error?.code == EACCES || error?.code == EROFS || error?.code == EPERM)
+            #expect(error?.code == .fileAccess)
+            #expect(error?.errnoCode == EACCES || error?.errnoCode == EROFS || error?.errnoCode == EPERM)
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/autocoding-test.archive"))
     }

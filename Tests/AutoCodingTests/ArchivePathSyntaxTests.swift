@@ -87,6 +87,7 @@ struct ArchivePathSyntaxTests {
     ])
     func rejectsMalformedKeyPaths(_ text: String, _ offset: Int, _ reason: String) {
         let error = #expect(throws: ArchivePathError.self) { try ArchivePath(parsing: text) }
+        #expect(error?.code == .invalidSyntax)
         #expect(error?.offset == offset)
         #expect(error?.reason == reason)
     }
@@ -117,6 +118,7 @@ struct ArchivePathSyntaxTests {
     ])
     func propertyListErrorsNameTheStep(_ text: String, _ step: Int, _ reason: String) throws {
         let error = #expect(throws: ArchivePathError.self) { try Self.plist.values(at: ArchivePath(parsing: text)) }
+        #expect(error?.code == .stepNotApplicable)
         #expect(error?.step == step)
         #expect(error?.reason == reason)
     }

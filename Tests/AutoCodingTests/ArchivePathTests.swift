@@ -67,6 +67,8 @@ struct ArchivePathTests {
         #expect(error?.offset == offset)
         #expect(error?.reason == reason)
         #expect(error?.step == nil)
+        #expect(error?.code == .invalidSyntax)
+        #expect(error?.description == "invalidSyntax: \(text): at byte \(offset): \(reason)")
     }
 
     // MARK: Evaluation
@@ -107,7 +109,8 @@ struct ArchivePathTests {
         let error = #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.root[-4]") }
         #expect(error?.reason == "[-4]: index -4 counts back past the first of the 3 elements of NSArray instance (UID 1)")
         let keyPath = #expect(throws: ArchivePathError.self) { try archive.values(at: "root.3") }
-        #expect(keyPath?.description == "$top.root.3: step 2: .3: index 3 is beyond the 3 elements of NSArray instance (UID 1)")
+        #expect(keyPath?.code == .stepNotApplicable)
+        #expect(keyPath?.message == "$top.root.3: step 2: .3: index 3 is beyond the 3 elements of NSArray instance (UID 1)")
     }
 
     @Test func fansOut() throws {
@@ -132,7 +135,7 @@ struct ArchivePathTests {
 
     @Test func touchesOnlyTheObjectsOnThePath() throws {
         let archive = try Self.people()
-        _ = try archive.values(at: "$top.root[1].age")
+        #expect(try archive.values(at: "$top.root[1].age").map(\.int) == [40])
         let touched = archive.touchedUIDs
         // The root NSArray, Bob, and their two class descriptors; no other person, name or tag.
         #expect(touched.count == 4)
@@ -161,7 +164,8 @@ struct ArchivePathTests {
         let error = #expect(throws: ArchivePathError.self) { try archive.values(at: text) }
         #expect(error?.step == step)
         #expect(error?.reason == reason)
-        #expect(error?.description == "\(text): step \(step): \(reason)")
+        #expect(error?.code == .stepNotApplicable)
+        #expect(error?.description == "stepNotApplicable: \(text): step \(step): \(reason)")
     }
 
     @Test func reportsArchiveDamageAtTheStep() throws {
@@ -173,6 +177,7 @@ struct ArchivePathTests {
         let archive = try LazyKeyedArchive(bytes: bytes)
         let error = #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.root.next.next") }
         #expect(error?.step == 3)
+        #expect(error?.code == .invalidArchive)
         #expect(error?.archiveError?.code == .invalidUID)
     }
 

@@ -26,6 +26,8 @@ struct ConcurrencyTests {
         requireSendable(ArchiveClassRegistry.self)
         requireSendable(ArchiveRange.self)
         requireSendable(ArchiveRect.self)
-        requireSendable(ArchiveFileError.self)
+        requireSendable(ArchivePathError.self)
+        requireSendable(ArchiveJSONError.self)
+        requireSendable(TypedstreamDecodingError.self)
     }
 }

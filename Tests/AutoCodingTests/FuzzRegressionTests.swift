@@ -107,7 +107,10 @@ extension ObjectLayerFuzzRegressionTests {
         let value = ArchiveValue.date(Date(timeIntervalSinceReferenceDate: -0.0))
         let text = value.json(prettyPrinted: false)
         #expect(text.contains("$time"), "\(text)")
-        guard case .date(let date) = try ArchiveValue(json: text) else { throw ArchiveJSONError("not a date: \(text)") }
+        guard case .date(let date) = try ArchiveValue(json: text) else {
+            Issue.record("not a date: \(text)")
+            return
+        }
         #expect(date.timeIntervalSinceReferenceDate.bitPattern == Self.negativeZero, "\(text)")
     }
 }

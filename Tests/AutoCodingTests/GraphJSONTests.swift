@@ -181,7 +181,10 @@ struct GraphJSONTests {
             #expect(text.contains("$time"), "\(text)")
             let back = try ArchiveValue(json: text)
             if time.isNaN {
-                guard case .date(let date) = back else { throw ArchiveJSONError("not a date") }
+                guard case .date(let date) = back else {
+                    Issue.record("not a date: \(back)")
+                    continue
+                }
                 #expect(date.timeIntervalSinceReferenceDate.isNaN)
             } else {
                 #expect(back == value)

@@ -106,7 +106,7 @@ struct LazyTypedDecodingTests {
         _ = try KeyedArchiveDecoder().decode(FirstLink.self, from: table)
         #expect(table.validatedCount < 30, "\(table.validatedCount) of \(2 * 10_000 + 19) objects validated")
 
-        // The whole chain, refused at maxDepth: about two objects per link reached, of 20,019.
+        // The whole chain, refused at options.decodingDepthLimit: about two objects per link reached, of 20,019.
         let deep = try ArchiveRecordTable(lazy: bytes, options: .init())
         #expect(throws: DecodingError.self) { try KeyedArchiveDecoder().decode(LimitLink.self, from: deep) }
         #expect(deep.validatedCount < 2 * 256 + 30, "\(deep.validatedCount) objects validated")
@@ -133,7 +133,7 @@ struct LazyTypedDecodingTests {
     }
 
     /// An `NS.string` that refers back to its own object: a UID cycle the whole-file check does not reject
-    /// (UIDs are not containers). Decoding it ends at `maxDepth` instead of overflowing the stack.
+    /// (UIDs are not containers). Decoding it ends at `decodingDepthLimit` instead of overflowing the stack.
     @Test func anNSStringThatRefersToItselfEndsAtMaxDepth() throws {
         let bytes = KeyedArchive(
             top: ["root": .uid(ArchiveUID(1))],

@@ -82,12 +82,12 @@ final class ParityCatOwner {
 }
 
 /// The root object's fields of an archive.
-private func rootFields(_ data: Data) throws -> [String: ArchivedValue] {
+func rootFields(_ data: Data) throws -> [String: ArchivedValue] {
     let root = try #require(try ArchiveGraph(bytes: [UInt8](data)).root?.object)
     return Dictionary(uniqueKeysWithValues: root.fields.map { ($0.key, $0.value) })
 }
 
-private func decodingError(_ body: () throws -> Void) -> String? {
+func decodingError(_ body: () throws -> Void) -> String? {
     do {
         try body()
         return nil
@@ -508,5 +508,31 @@ struct StructEqualityTests {
         #expect(a == ParityPoint(x: 1, label: "a"))
         #expect(a != ParityPoint(x: 2, label: "a"))
         #expect(Set([a, ParityPoint(x: 1, label: "a")]).count == 1)
+    }
+}
+
+/// A struct that opts out of the generated `==` and `hash(into:)`.
+@AutoCoding(equatable: false)
+struct ParityOpaque {
+    var x = 0
+}
+
+/// A struct with an `==` of its own (it declares `Equatable`): the macro generates none.
+@AutoCoding
+struct ParityTolerant: Equatable {
+    var x = 0.0
+    static func == (lhs: ParityTolerant, rhs: ParityTolerant) -> Bool { abs(lhs.x - rhs.x) < 0.5 }
+}
+
+@Suite("Objective-C parity: @AutoCoding(equatable: false)")
+struct StructEqualityOptOutTests {
+    @Test func anOptedOutStructHasNoGeneratedEquality() {
+        #expect((ParityOpaque(x: 1) as Any) is any Equatable == false)
+        #expect((ParityPoint(x: 1) as Any) is any Hashable)
+    }
+
+    @Test func aStructDeclaringEquatableKeepsItsOwnEquality() {
+        #expect(ParityTolerant(x: 1) == ParityTolerant(x: 1.2))
+        #expect((ParityTolerant(x: 1) as Any) is any Hashable == false)
     }
 }

@@ -68,7 +68,44 @@ struct RoundTripTests {
         let error = #expect(throws: DecodingError.self) {
             try KeyedArchiveDecoder().decode(Person.self, from: archive.binaryPlist())
         }
-        #expect(String(describing: error).contains("maxDepth"))
+        #expect(String(describing: error).contains("values nest deeper than options.decodingDepthLimit 256"))
+    }
+
+    /// Each level of typed decoding runs `init(from:)` on the caller's stack: about 4.5 KiB per level in a
+    /// debug build (measured: a 512 KiB thread decodes 96 levels and overflows at 128; 1 MiB decodes 224 and
+    /// overflows at 256). The default limit must fit a 2 MiB thread; a stack overflow here crashes the run.
+    @Test func decodingToTheDefaultDepthLimitFitsATwoMebibyteStack() throws {
+        var head = Person(name: "0", age: 0)
+        for i in 1..<400 { head = Person(name: "\(i)", age: i % 90, friends: [head]) }
+        let bytes = try KeyedArchiveEncoder().encodeBytes(head)
+        final class Outcome: @unchecked Sendable { var text = "" }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do {
+                _ = try KeyedArchiveDecoder().decode(Person.self, from: bytes)
+                outcome.text = "decoded"
+            } catch {
+                outcome.text = String(describing: error)
+            }
+            done.signal()
+        }
+        thread.stackSize = 2 << 20
+        thread.start()
+        done.wait()
+        #expect(outcome.text.contains("values nest deeper than options.decodingDepthLimit 256"), "\(outcome.text.prefix(200))")
+    }
+
+    @Test func decodingDepthLimitIsTheOptionsValue() throws {
+        var head = Person(name: "0", age: 0)
+        for i in 1..<6 { head = Person(name: "\(i)", age: i, friends: [head]) }
+        let bytes = try KeyedArchiveEncoder().encodeBytes(head)
+        var decoder = KeyedArchiveDecoder()
+        #expect(decoder.options.decodingDepthLimit == 256)
+        #expect(try decoder.decode(Person.self, from: bytes).name == "5")
+        decoder.options.decodingDepthLimit = 4
+        let error = #expect(throws: DecodingError.self) { try decoder.decode(Person.self, from: bytes) }
+        #expect(String(describing: error).contains("values nest deeper than options.decodingDepthLimit 4"))
     }
 
     @Test func wrongTypeIsATypeMismatchWithItsPath() throws {

@@ -30,7 +30,7 @@ private final class Node: TypedstreamEncodable, TypedstreamDecodable {
         var coder = coder
         let head = try coder.decodeValues(ofObjCTypes: "*i")
         guard case .cString(let string) = head[0], let weight = head[1].integer else {
-            throw TypedstreamDecodingError(description: "bad Node header")
+            throw TypedstreamDecodingError(.unexpectedLayout, "bad Node header")
         }
         name = string.text
         // Version 1 had no weight; the chain tells which layout was written.

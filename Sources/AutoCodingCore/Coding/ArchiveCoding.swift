@@ -29,7 +29,8 @@ public protocol ArchiveCoding: AnyObject, Codable {
     /// Writes the object's fields.
     func encode(with coder: KeyedArchiver) throws
     /// Reads the object's fields. A reference cycle back to an object whose `init(coder:)` is still running
-    /// is reported as an error, because a Swift initializer cannot hand out `self` before it finishes.
+    /// is reported as an error, because a Swift initializer cannot hand out `self` before it finishes; a class
+    /// on a cycle adopts ``TwoPhaseArchiveCoding`` instead.
     init(coder: KeyedUnarchiver) throws
     /// The object to archive in this object's place. Default: `self`.
     func replacementObject(for archiver: KeyedArchiver) -> Any?

@@ -162,13 +162,17 @@ extension DecodingContext {
     }
 
     /// Decodes an ``ArchiveCoding`` object once per UID, then applies its `awakeAfter(using:)` substitution.
+    /// A ``TwoPhaseArchiveCoding`` object registers itself between its two phases (``beginFilling(_:)``), so a
+    /// reference back to it finds it in ``instances`` before the cycle check.
     func decodeCoding<T: ArchiveCoding>(_ type: T.Type, node: Node, path: CodingPathNode) throws -> Any {
         if let uid = node.uid {
             if let existing = instances[uid] { return existing }
             if let start = inProgress.firstIndex(where: { $0.uid == uid }) {
                 let cycle = inProgress[start...].map { "\($0.type) (UID \($0.uid))" } + ["\(T.self) (UID \(uid))"]
                 throw DecodingError.archiveCorrupted(
-                    "reference cycle \(cycle.joined(separator: " → ")) cannot be decoded through init(coder:)", at: path)
+                    "reference cycle \(cycle.joined(separator: " → ")) cannot be decoded through init(coder:), which "
+                        + "hands out the object only when it returns; make a class on the cycle TwoPhaseArchiveCoding "
+                        + "(init(), then decode(with:))", at: path)
             }
             inProgress.append((uid, T.self))
         }
@@ -176,13 +180,20 @@ extension DecodingContext {
         let coder = KeyedUnarchiver(context: self, node: node, path: path)
         let concrete = try checkedClass(T.self, node: node, path: path)
         let object: any ArchiveCoding
-        if ObjectIdentifier(concrete) == ObjectIdentifier(T.self) {
-            object = try nested(path) { try T(coder: coder) }
-        } else {
-            guard let codingType = concrete as? any ArchiveCoding.Type else {
-                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an ArchiveCoding class")
+        do {
+            if ObjectIdentifier(concrete) == ObjectIdentifier(T.self) {
+                object = try nested(path) { try T(coder: coder) }
+            } else {
+                guard let codingType = concrete as? any ArchiveCoding.Type else {
+                    throw DecodingError.archiveTypeMismatch(
+                        T.self, at: path, found: "\(concrete), not an ArchiveCoding class")
+                }
+                object = try nested(path) { try codingType.init(coder: coder) }
             }
-            object = try nested(path) { try codingType.init(coder: coder) }
+        } catch {
+            // A two-phase object that failed to fill is not handed to later references (a caller may go on).
+            if let uid = node.uid { instances[uid] = nil }
+            throw error
         }
         let result = try object.awakeAfter(using: coder)
         if let uid = node.uid { remember(result as AnyObject, as: uid) }

@@ -30,7 +30,7 @@ final class DecodingContext {
     var classes: [String: any Decodable.Type]
     var codingClasses: [String: any ArchiveCoding.Type] = [:]
     let registry: ArchiveClassRegistry
-    private let maxDepth: Int
+    private let depthLimit: Int
     @exclusivity(unchecked) private var depth = 0
     /// Containers and value-type instances decoded so far, and how many may be. An entry decoded as a value
     /// (a struct, an array) is decoded again for each reference to it, so arrays referring twice to the next
@@ -53,7 +53,7 @@ final class DecodingContext {
     /// (``ArchiveRecordTable/validatedView()``).
     var resolver: GraphResolver? {
         if let built = resolverStorage { return built }
-        let built = (try? table.validatedView().keyedArchive()).map(GraphResolver.init(archive:))
+        let built = try? GraphResolver(view: table.validatedView())
         resolverStorage = .some(built)
         built?.link(instances)
         return built
@@ -76,7 +76,7 @@ final class DecodingContext {
         userInfo = decoder.userInfo
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
-        maxDepth = decoder.maxDepth
+        depthLimit = decoder.options.decodingDepthLimit
         // 16 decodes per bplist object covers real sharing (an entry referenced from many objects costs as
         // many objects); only sharing of sharing, a reference bomb, goes past it.
         maxExpandedValues = min(decoder.options.maxExpandedNodeCount, 16 * table.count + 65_536)
@@ -131,9 +131,20 @@ final class DecodingContext {
         node.isNull ? nil : table.entry(of: node.object, key: key, startingAt: &keySlot)
     }
 
+    /// Where the previous `$class` lookup found it. Writers unique the key string and put it at the same slot
+    /// of every object, so the lookup, made for every object, compares one object number instead of scanning
+    /// (and leaves ``keySlot`` on the track of the field lookups).
+    @exclusivity(unchecked) private var classKeyHint = ArchiveRecordTable.KeyHint()
+
+    /// The bplist object stored under `$class` in the object at `node` (see ``field(_:of:)``).
+    @inline(__always)
+    func classField(of node: Node) -> Int? {
+        node.isNull ? nil : table.entry(of: node.object, key: ArchiveKey.class, hint: &classKeyHint)
+    }
+
     /// The class name of the instance at `node`, or nil when it is not an instance.
     func className(of node: Node) throws -> String? {
-        guard !node.isNull, let classRef = field(ArchiveKey.class, of: node) else { return nil }
+        guard !node.isNull, let classRef = classField(of: node) else { return nil }
         let descriptor = try resolve(classRef)
         if let name = classNames[descriptor.object] { return name }
         guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
@@ -272,24 +283,36 @@ final class DecodingContext {
 
     // MARK: Class checks (NSSecureCoding's "of class")
 
-    /// The last class check made for each class descriptor: the expected type and the class to instantiate.
-    @exclusivity(unchecked) private var classChecks: [Int: (expected: ObjectIdentifier, result: AnyClass)] = [:]
+    /// A class check made: the class descriptor's object, the expected type, and the class to instantiate.
+    private struct ClassCheck {
+        var descriptor: Int
+        var expected: ObjectIdentifier
+        var result: AnyClass
+    }
+    /// The first class checks made, searched in order: an archive has few classes, and comparing a handful of
+    /// integers costs less than hashing (the check runs for every object decoded).
+    @exclusivity(unchecked) private var recentClassChecks: [ClassCheck] = []
+    /// The class checks made once ``recentClassChecks`` is full, by descriptor (the last one for each).
+    @exclusivity(unchecked) private var classChecks: [Int: ClassCheck] = [:]
 
     /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
     /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
     /// subclass of it, and returns the class to instantiate. Anything else is a `DecodingError.typeMismatch`
     /// naming the path, the class found and the class expected. Decided once per class descriptor and type.
     func checkedClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
-        let descriptor: Int
-        if let classRef = field(ArchiveKey.class, of: node) {
-            descriptor = try resolve(classRef).object
-            if let known = classChecks[descriptor], known.expected == ObjectIdentifier(expected) { return known.result }
-        } else {
+        guard let classRef = classField(of: node) else {
             throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class")
         }
-        let result: AnyClass = try computeClass(expected, node: node, path: path)
-        classChecks[descriptor] = (ObjectIdentifier(expected), result)
-        return result
+        let descriptor = try resolve(classRef).object
+        let id = ObjectIdentifier(expected)
+        for check in recentClassChecks where check.descriptor == descriptor && check.expected == id {
+            return check.result
+        }
+        if !classChecks.isEmpty, let known = classChecks[descriptor], known.expected == id { return known.result }
+        let result = try computeClass(expected, node: node, path: path)
+        let check = ClassCheck(descriptor: descriptor, expected: id, result: result)
+        if recentClassChecks.count < 8 { recentClassChecks.append(check) } else { classChecks[descriptor] = check }
+        return check.result
     }
 
     private func computeClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
@@ -432,12 +455,14 @@ final class DecodingContext {
         try drainFills()
     }
 
-    /// Runs `body` one nesting level deeper, or throws when that passes ``KeyedArchiveDecoder/maxDepth`` or the
+    /// Runs `body` one nesting level deeper, or throws when that passes
+    /// ``ArchiveReadingOptions/decodingDepthLimit`` or the
     /// expansion budget.
     @inline(__always)
     func nested<R>(_ path: CodingPathNode, _ body: () throws -> R) throws -> R {
-        guard depth < maxDepth else {
-            throw DecodingError.archiveCorrupted("values nest deeper than maxDepth \(maxDepth)", at: path)
+        guard depth < depthLimit else {
+            throw DecodingError.archiveCorrupted(
+                "values nest deeper than options.decodingDepthLimit \(depthLimit)", at: path)
         }
         expandedValues += 1
         guard expandedValues <= maxExpandedValues else {

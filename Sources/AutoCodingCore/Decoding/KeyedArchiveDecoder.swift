@@ -7,8 +7,8 @@ import Foundation
 /// for. Foundation classes decode into the Swift types they map to (see ``KeyedArchiveEncoder``). A class
 /// instance referenced from several places decodes to one instance (`===`). A reference cycle cannot be
 /// decoded through `init(from:)`, which must return a finished value: it is reported as a `DecodingError`
-/// naming the types on the cycle (`@AutoCoding` types decode cycles). Nesting deeper than ``maxDepth`` is an
-/// error rather than a stack overflow.
+/// naming the types on the cycle (`@AutoCoding` types decode cycles). Nesting deeper than
+/// ``ArchiveReadingOptions/decodingDepthLimit`` is an error rather than a stack overflow.
 ///
 /// Validation is lazy, as with Apple's `NSKeyedUnarchiver`: ``decode(_:from:)-([UInt8])`` checks the trailer
 /// and the top-level entries, then validates each object of the file the first time the decode reaches it,
@@ -20,12 +20,11 @@ import Foundation
 /// never reaches is not reported**. To prove a whole file well formed, open it as a ``KeyedArchiveView``
 /// (or run `autocoding validate`), and decode that view with ``decode(_:from:)-(_,KeyedArchiveView)``.
 public struct KeyedArchiveDecoder: Sendable {
-    /// Limits for reading the bytes.
+    /// Limits for reading the bytes, and for the nesting of decoded values
+    /// (``ArchiveReadingOptions/decodingDepthLimit``).
     public var options = ArchiveReadingOptions()
     /// Values for custom `init(from:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
-    /// How deeply values may nest while decoding (each nested object is one level). Default: 256.
-    public var maxDepth = 256
     /// The registry consulted after this decoder's own ``setClass(_:forClassName:)`` entries.
     public var registry: ArchiveClassRegistry = .shared
     var classes: [String: any Decodable.Type] = [:]

@@ -55,6 +55,13 @@ public final class KeyedUnarchiver {
         self.path = path
     }
 
+    /// Registers `object` as the instance decoded from this unarchiver's entry before its fields are read
+    /// (``TwoPhaseArchiveCoding``), so that references back to the entry get it. The first registration wins.
+    func beginFilling(_ object: AnyObject) {
+        guard let uid = node.uid, context.instances[uid] == nil else { return }
+        context.remember(object, as: uid)
+    }
+
     /// Decodes objects archived under `name` as `type` in this unarchiver (Apple's `setClass(_:forClassName:)`).
     public func setClass(_ type: any ArchiveCoding.Type, forClassName name: String) {
         context.codingClasses[name] = type

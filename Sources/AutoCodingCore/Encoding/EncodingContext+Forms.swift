@@ -14,7 +14,7 @@ extension EncodingContext {
             switch form.storage {
             case .inline, .referenced: placement = form.storage
             case .archiveClass(let named, let key): (archiveClass, valueKey) = (named, key)
-            case .nullWhenNil, .omitWhenNil: break
+            case .nullWhenNil, .omitWhenNil, .conditional: break
             }
         }
         let misapplied = "\(archiveClass?.name ?? "") applies to collections, strings and data"

@@ -31,6 +31,17 @@ final class EncodingContext {
         var object: AnyObject
     }
     var conditionals: [Conditional] = []
+    /// Conditionals written into an object's fields through `encode(to:)`, by the storage they wait in until
+    /// the object's entry is filled (then they name it as their owner).
+    private var conditionalStorages: [ObjectIdentifier: [Int]] = [:]
+
+    /// `encodeConditionalObject:` for a field written through `encode(to:)` (``ArchiveForm/conditional``):
+    /// `$null` now, a reference at the end if `object` is archived unconditionally.
+    func encodeConditional(_ object: AnyObject, key: String, into storage: KeyedStorage) {
+        storage.fields[key] = .uid(.null)
+        conditionalStorages[ObjectIdentifier(storage), default: []].append(conditionals.count)
+        conditionals.append(.init(owner: nil, storage: storage, key: key, object: object))
+    }
 
     init(encoder: KeyedArchiveEncoder) {
         userInfo = encoder.userInfo
@@ -275,6 +286,12 @@ final class EncodingContext {
         case .keyed(let storage):
             let uid = reserved ?? builder.reserve()
             builder.fillInstance(uid, classUID: classUID(), storage.finish())
+            if !conditionalStorages.isEmpty,
+                let waiting = conditionalStorages.removeValue(forKey: ObjectIdentifier(storage))
+            {
+                // Conditional fields written through `encode(to:)`: they now belong to this entry.
+                for index in waiting { conditionals[index].owner = uid; conditionals[index].storage = nil }
+            }
             return .uid(uid)
         case .unkeyed(let storage):
             let uid = reserved ?? builder.reserve()

@@ -56,6 +56,7 @@ public struct KeyedArchiveEncoder: Sendable {
         let context = EncodingContext(encoder: self)
         let root = try context.encodeReference(value, codingPathNode: .root)
         try context.drain()
+        context.resolveConditionals()
         return KeyedArchive(archiver: archiver, top: [ArchiveKey.root: root], objects: context.builder.objects)
     }
 }

@@ -47,7 +47,8 @@ public enum ArchiveFile {
     ///   (a broken one throws); any other plist is ``ArchiveFileContents/propertyList(_:)``.
     ///
     /// Files larger than `options.maxInputBytes` throw ``ArchiveError/Code-swift.struct/limitExceeded`` without
-    /// being read. Failures of the file system throw ``ArchiveFileError``.
+    /// being read. Failures of the file system throw ``ArchiveError/Code-swift.struct/fileAccess`` with the
+    /// `errno` in ``ArchiveError/errnoCode``.
     public static func read(contentsOf path: String, options: ArchiveReadingOptions = .init()) throws
         -> ArchiveFileContents
     {
@@ -131,7 +132,7 @@ public enum ArchiveFile {
                 _ = close(fd)
                 throw error
             }
-            guard close(fd) == 0 else { throw ArchiveFileError(path: path, operation: "close", code: errno) }
+            guard close(fd) == 0 else { throw ArchiveError.fileAccess("close", path, errnoCode: errno) }
             return
         }
 
@@ -143,15 +144,15 @@ public enum ArchiveFile {
         do {
             // The creation mode passed the umask; an existing file's mode is restored exactly.
             if let existingMode, fchmod(fd, existingMode) != 0 {
-                throw ArchiveFileError(path: temporary, operation: "chmod", code: errno)
+                throw ArchiveError.fileAccess("chmod", temporary, errnoCode: errno)
             }
             try writeAll(fd, buffer, path: temporary)
             try retryingEINTR(path: temporary, operation: "fsync") { fsync(fd) }
             isOpen = false
             // Linux closes the descriptor even when close fails, so close is never retried.
-            guard close(fd) == 0 else { throw ArchiveFileError(path: temporary, operation: "close", code: errno) }
+            guard close(fd) == 0 else { throw ArchiveError.fileAccess("close", temporary, errnoCode: errno) }
             guard rename(temporary, path) == 0 else {
-                throw ArchiveFileError(path: path, operation: "rename \(temporary) to", code: errno)
+                throw ArchiveError.fileAccess("rename \(temporary) to", path, errnoCode: errno)
             }
         } catch {
             if isOpen { _ = close(fd) }
@@ -174,7 +175,7 @@ public enum ArchiveFile {
             let code = errno
             attempt += 1
             guard (code == EEXIST || code == EINTR) && attempt < 100 else {
-                throw ArchiveFileError(path: path, operation: "create a temporary file for", code: code)
+                throw ArchiveError.fileAccess("create a temporary file for", path, errnoCode: code)
             }
         }
     }
@@ -188,7 +189,7 @@ public enum ArchiveFile {
         defer { _ = close(fd) }
         do {
             try retryingEINTR(path: directory, operation: "fsync directory") { fsync(fd) }
-        } catch let error as ArchiveFileError where error.code == EINVAL || error.code == ENOTSUP {
+        } catch let error as ArchiveError where error.errnoCode == EINVAL || error.errnoCode == ENOTSUP {
             return
         }
     }
@@ -205,7 +206,7 @@ public enum ArchiveFile {
         while true {
             let fd = open(path, flags, mode)
             if fd >= 0 { return fd }
-            if errno != EINTR { throw ArchiveFileError(path: path, operation: operation, code: errno) }
+            if errno != EINTR { throw ArchiveError.fileAccess(operation, path, errnoCode: errno) }
         }
     }
 
@@ -218,17 +219,17 @@ public enum ArchiveFile {
             let written = posixWrite(fd, base + offset, min(buffer.count - offset, 1 << 30))
             if written < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: path, operation: "write", code: errno)
+                throw ArchiveError.fileAccess("write", path, errnoCode: errno)
             }
             // A regular file never accepts zero bytes of a non-empty write; stop rather than spin.
-            if written == 0 { throw ArchiveFileError(path: path, operation: "write", code: EIO) }
+            if written == 0 { throw ArchiveError.fileAccess("write", path, errnoCode: EIO) }
             offset += written
         }
     }
 
     private static func retryingEINTR(path: String, operation: String, _ call: () -> Int32) throws {
         while call() != 0 {
-            if errno != EINTR { throw ArchiveFileError(path: path, operation: operation, code: errno) }
+            if errno != EINTR { throw ArchiveError.fileAccess(operation, path, errnoCode: errno) }
         }
     }
 }
@@ -238,35 +239,12 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
     write(fd, buffer, count)
 }
 
-/// A file-system call failed: which call, on which path, and the `errno` with its text.
-public struct ArchiveFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The path the call was made on (the temporary file for steps of an atomic write before the rename).
-    public var path: String
-    /// The operation: `open`, `read`, `write`, `fsync`, `rename … to`, `create a temporary file for` …
-    public var operation: String
-    /// The `errno` value.
-    public var code: Int32
-    /// The `strerror` text of ``code``.
-    public var reason: String
-
-    /// Creates an error for `operation` on `path` that failed with `errno` `code`.
-    public init(path: String, operation: String, code: Int32) {
-        self.path = path
-        self.operation = operation
-        self.code = code
-        self.reason = String(cString: strerror(code))
-    }
-
-    /// `<operation> <path>: <reason> (errno <code>)`.
-    public var description: String { "\(operation) \(path): \(reason) (errno \(code))" }
-}
-
 extension ArchiveGraph {
     /// Reads a keyed archive (binary or XML) from a file.
     ///
     /// Throws ``ArchiveError/Code-swift.struct/notKeyedArchive`` for a valid plist that is not an archive,
     /// ``ArchiveError/Code-swift.struct/notPropertyList`` for a file that is not a plist, the parse error for a
-    /// broken one, and ``ArchiveFileError`` when the file cannot be read.
+    /// broken one, and ``ArchiveError/Code-swift.struct/fileAccess`` when the file cannot be read.
     public init(contentsOf path: String, options: ArchiveReadingOptions = .init()) throws {
         switch try ArchiveFile.read(contentsOf: path, options: options) {
         case .keyedArchive(let graph):

@@ -21,12 +21,13 @@ public enum ArchiveInput {
     /// The bytes of `path` (`-` for standard input), at most `limit` of them.
     ///
     /// Throws ``ArchiveError/Code-swift.struct/limitExceeded`` for more than `limit` bytes and
-    /// ``ArchiveFileError`` when the path cannot be opened or read (a directory is `EISDIR`).
+    /// ``ArchiveError/Code-swift.struct/fileAccess`` when the path cannot be opened or read (a directory is
+    /// `EISDIR` in ``ArchiveError/errnoCode``).
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         guard path != standardInputName else { return try read(fd: 0, name: "standard input", limit: limit) }
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw ArchiveFileError(path: path, operation: "open", code: errno) }
+        guard fd >= 0 else { throw ArchiveError.fileAccess("open", path, errnoCode: errno) }
         defer { _ = close(fd) }
         return try read(fd: fd, name: path, limit: limit)
     }
@@ -35,8 +36,8 @@ public enum ArchiveInput {
     public static func read(fd: Int32, name: String, limit: Int) throws -> [UInt8] {
         let limit = max(limit, 0)
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ArchiveFileError(path: name, operation: "stat", code: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ArchiveFileError(path: name, operation: "read", code: EISDIR) }
+        guard fstat(fd, &info) == 0 else { throw ArchiveError.fileAccess("stat", name, errnoCode: errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw ArchiveError.fileAccess("read", name, errnoCode: EISDIR) }
         // The size of a regular file is a hint (files under /proc report 0, files grow), never a promise.
         let hint = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
         if hint > limit { throw tooLarge(name, limit: limit) }
@@ -45,7 +46,7 @@ public enum ArchiveInput {
         // A malloc'd buffer grown with `realloc`, which moves large blocks by remapping pages rather than
         // copying: an endless source costs the ceiling, not twice it.
         var capacity = min(max(hint + 1, 64 << 10), ceiling)
-        guard var buffer = malloc(capacity) else { throw ArchiveFileError(path: name, operation: "read", code: ENOMEM) }
+        guard var buffer = malloc(capacity) else { throw ArchiveError.fileAccess("read", name, errnoCode: ENOMEM) }
         defer { free(buffer) }
         var count = 0
         while true {
@@ -54,7 +55,7 @@ public enum ArchiveInput {
                 // Grow geometrically, never past the ceiling.
                 let grown = max(min(count.multipliedReportingOverflow(by: 2).partialValue, ceiling), count + 1)
                 guard let moved = realloc(buffer, grown) else {
-                    throw ArchiveFileError(path: name, operation: "read", code: ENOMEM)
+                    throw ArchiveError.fileAccess("read", name, errnoCode: ENOMEM)
                 }
                 buffer = moved
                 capacity = grown
@@ -62,7 +63,7 @@ public enum ArchiveInput {
             let got = systemRead(fd, buffer + count, capacity - count)
             if got < 0 {
                 if errno == EINTR { continue }
-                throw ArchiveFileError(path: name, operation: "read", code: errno)
+                throw ArchiveError.fileAccess("read", name, errnoCode: errno)
             }
             if got == 0 { break }
             count += got

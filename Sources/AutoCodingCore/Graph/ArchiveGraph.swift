@@ -34,7 +34,14 @@ public struct ArchiveGraph {
 
     /// Decodes untrusted bytes (binary or XML keyed archive) into a graph.
     public init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
-        try self.init(archive: KeyedArchiveView(bytes: bytes, options: options).keyedArchive())
+        try self.init(view: KeyedArchiveView(bytes: bytes, options: options))
+    }
+
+    /// Builds the graph of a validated view in one pass over its table: each instance's fields become one
+    /// dictionary, each class descriptor is read once, and each string once per bplist object.
+    package init(view: KeyedArchiveView) throws(ArchiveError) {
+        let resolver = try GraphResolver(view: view)
+        self.init(archiver: view.archiver, roots: resolver.top.mapValues(resolver.resolve))
     }
 
     /// Resolves every UID of a validated archive. Instances become ``ArchivedObject``s, one per `$objects`
@@ -45,27 +52,8 @@ public struct ArchiveGraph {
     /// write one (arrays are `NSArray` instances), so only crafted archives have them.
     public init(archive: KeyedArchive) throws(ArchiveError) {
         try archive.validate()
-        try Self.checkNoUIDsInPlainEntries(archive)
-        let resolver = GraphResolver(archive: archive)
-        self.init(archiver: archive.archiver, roots: archive.top.mapValues(resolver.resolve))
-    }
-
-    private static func checkNoUIDsInPlainEntries(_ archive: KeyedArchive) throws(ArchiveError) {
-        for (index, entry) in archive.objects.enumerated() {
-            if case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil { continue }
-            var pending = [entry]
-            while let value = pending.popLast() {
-                switch value {
-                case .uid:
-                    throw ArchiveError(
-                        .unexpectedType,
-                        "$objects[\(index)] is a plain \(entry.typeName) holding UIDs, not an instance; the graph cannot keep it")
-                case .array(let elements): pending.append(contentsOf: elements)
-                case .dictionary(let entries): pending.append(contentsOf: entries.values)
-                default: break
-                }
-            }
-        }
+        let resolver = try GraphResolver(archive: archive)
+        self.init(archiver: archive.archiver, roots: resolver.top.mapValues(resolver.resolve))
     }
 
     /// Encodes the graph as a keyed archive. Each object is written once, whatever the number of references
@@ -86,8 +74,15 @@ public struct ArchiveGraph {
 
 /// Turns a validated table into graph values: one ``ArchivedObject`` per instance entry, created before any
 /// field is filled, so references (shared or cyclic) resolve by index without recursion.
+///
+/// A plain array or dictionary `$objects` entry (not an instance) that holds UIDs is refused: the graph keeps
+/// such entries as opaque scalars, whose UIDs would dangle once re-encoded. Apple's archivers never write one
+/// (arrays are `NSArray` instances), so only crafted archives have them.
 struct GraphResolver {
-    let archive: KeyedArchive
+    /// The `$top` entries, as stored (UIDs or scalars).
+    let top: OrderedDictionary<String, ArchiveValue>
+    /// The entries that are not instances, by UID (nil for instances).
+    private let values: [ArchiveValue?]
     private let shells: [ArchivedObject?]
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
@@ -98,15 +93,58 @@ struct GraphResolver {
         var values: [StorageIdentity: ArchivedValue] = [:]
     }
 
-    init(archive: KeyedArchive) {
-        self.archive = archive
-        var shells: [ArchivedObject?] = Array(repeating: nil, count: archive.objects.count)
+    /// The resolver of a validated view, read in one pass: no intermediate ``KeyedArchive``, each class
+    /// descriptor parsed once, each instance's fields made into one dictionary.
+    init(view: KeyedArchiveView) throws(ArchiveError) {
+        var entries = try KeyedArchiveEntries(view)
+        var shells = [ArchivedObject?](repeating: nil, count: entries.count)
+        var values = [ArchiveValue?](repeating: nil, count: entries.count)
+        var classes: [Int: ArchiveClass] = [:]
+        for uid in 0..<entries.count {
+            guard let classUID = entries.classUID(ofInstance: uid) else {
+                values[uid] = try entries.value(uid)
+                continue
+            }
+            let archiveClass: ArchiveClass
+            if let known = classes[classUID] {
+                archiveClass = known
+            } else {
+                // Validated: the descriptor has a string $classname.
+                archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
+                classes[classUID] = archiveClass
+            }
+            shells[uid] = ArchivedObject(archiveClass: archiveClass)
+        }
+        top = try entries.top()
+        self.values = values
+        self.shells = shells
+        for uid in 0..<shells.count {
+            guard let object = shells[uid] else { continue }
+            var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.keyCount(ofInstance: uid))
+            try entries.forEachField(ofInstance: uid) { key, value in
+                fields.updateValue(resolve(value), forKey: key) == nil
+            }
+            object.fields = fields
+        }
+        try Self.checkNoUIDs(in: values)
+    }
+
+    /// The resolver of a validated archive (see ``KeyedArchive/validate()``).
+    init(archive: KeyedArchive) throws(ArchiveError) {
+        top = archive.top
+        var shells = [ArchivedObject?](repeating: nil, count: archive.objects.count)
+        var values = [ArchiveValue?](repeating: nil, count: archive.objects.count)
         for (index, entry) in archive.objects.enumerated() {
-            guard case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil else { continue }
+            guard case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil else {
+                values[index] = entry
+                continue
+            }
             let archiveClass = archive.archiveClass(of: ArchiveUID(UInt32(index))) ?? ArchiveClass(name: "")
             shells[index] = ArchivedObject(archiveClass: archiveClass)
         }
+        self.values = values
         self.shells = shells
+        try Self.checkNoUIDs(in: values)
         for (index, entry) in archive.objects.enumerated() {
             guard let object = shells[index], case .dictionary(let fields) = entry else { continue }
             var resolved = OrderedDictionary<String, ArchivedValue>(minimumCapacity: fields.count)
@@ -114,6 +152,29 @@ struct GraphResolver {
                 resolved[key] = resolve(value)
             }
             object.fields = resolved
+        }
+    }
+
+    /// Refuses a plain container entry that holds UIDs (see the type's documentation).
+    private static func checkNoUIDs(in values: [ArchiveValue?]) throws(ArchiveError) {
+        for (index, entry) in values.enumerated() {
+            guard let entry else { continue }
+            switch entry {
+            case .uid, .array, .dictionary: break  // an entry that is itself a UID dangles too
+            default: continue
+            }
+            var pending = [entry]
+            while let value = pending.popLast() {
+                switch value {
+                case .uid:
+                    throw ArchiveError(
+                        .unexpectedType,
+                        "$objects[\(index)] is a plain \(entry.typeName) holding UIDs, not an instance; the graph cannot keep it")
+                case .array(let elements): pending.append(contentsOf: elements)
+                case .dictionary(let entries): pending.append(contentsOf: entries.values)
+                default: break
+                }
+            }
         }
     }
 
@@ -148,9 +209,9 @@ struct GraphResolver {
 
     /// The graph value an `$objects` UID refers to.
     func resolve(_ uid: ArchiveUID) -> ArchivedValue {
-        if uid.isNull || uid.index >= archive.objects.count { return .null }
+        if uid.isNull || uid.index >= values.count { return .null }
         if let object = shells[uid.index] { return .object(object) }
-        return .reference(archive.objects[uid.index])
+        return values[uid.index].map(ArchivedValue.reference) ?? .null
     }
 }
 

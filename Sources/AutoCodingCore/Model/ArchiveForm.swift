@@ -8,11 +8,13 @@ import AutoCodingFast
 /// stores a referenced NSNumber; `encodeObject:nil` stores `$null`; an `NSMutableArray` ivar stays mutable).
 /// Give a property the forms of the archives it must reproduce with ``ArchiveAs(_:)``; `autocoding codegen`
 /// writes them from what it sees. Coders other than this package's ignore every form except
-/// ``omitWhenNil`` (which leaves a `nil` key out, as `encodeIfPresent(_:forKey:)`).
+/// ``omitWhenNil`` (which leaves a `nil` key out, as `encodeIfPresent(_:forKey:)`) and ``conditional`` (which
+/// they leave out).
 public struct ArchiveForm: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case nullWhenNil
         case omitWhenNil
+        case conditional
         case inline
         case referenced
         case archiveClass(ArchiveClass, valueKey: String?)
@@ -28,6 +30,11 @@ public struct ArchiveForm: Sendable, Hashable {
     /// do, instead of the default `$null`. Readers find the key missing; `decodeObject(forKey:)` answers nil
     /// either way.
     public static let omitWhenNil = ArchiveForm(storage: .omitWhenNil)
+
+    /// An object is referenced only if it is archived unconditionally elsewhere, and `$null` otherwise, as
+    /// `encodeConditionalObject:forKey:` writes it (for `weak` back references: a child archived alone does not
+    /// drag its parent in). It applies to class instances. Other coders than this package's leave the key out.
+    public static let conditional = ArchiveForm(storage: .conditional)
 
     /// A number, boolean, string or data is stored in place in its object (`encodeInteger:forKey:`,
     /// `encodeBytes:length:forKey:`). Numbers and booleans are stored so by default.

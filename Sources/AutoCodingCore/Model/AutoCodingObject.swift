@@ -6,7 +6,7 @@ public struct AutoCodingShell: Sendable {
     public init() {}
 }
 
-/// A class archived by ``AutoCoding(identityEquality:)``: `Codable`, with a property table and a two-phase
+/// A class archived by ``AutoCoding(identityEquality:equatable:)``: `Codable`, with a property table and a two-phase
 /// decode (allocate, then fill), so that decoding keeps identity through cycles.
 ///
 /// The hooks play the parts of the seeds' tips and of NSCoding's `awakeAfterUsingCoder:`; their defaults do
@@ -57,7 +57,8 @@ extension AutoCodingObject {
         return levels.reversed().flatMap { $0 }
     }
 
-    /// The archived properties and their current values, by property name (the seeds' `dictionaryRepresentation`).
+    /// The archived properties and their current values, by property name (the seeds' `dictionaryRepresentation`);
+    /// nil optionals are left out.
     public var dictionaryRepresentation: [String: Any] {
         let names = Set(codableProperties.map(\.name))
         var result: [String: Any] = [:]
@@ -66,11 +67,17 @@ extension AutoCodingObject {
             for child in current.children {
                 guard let label = child.label else { continue }
                 let name = label.hasPrefix("_") && !names.contains(label) ? String(label.dropFirst()) : label
-                if names.contains(name), result[name] == nil { result[name] = child.value }
+                // A nil optional is left out, as AutoCoding 2.1's dictionaryRepresentation leaves out nil values.
+                if names.contains(name), result[name] == nil, !Self.isNil(child.value) { result[name] = child.value }
             }
             mirror = current.superclassMirror
         }
         return result
+    }
+
+    private static func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
     /// Decodes the root object of `data` into this existing instance: keys present in the archive replace the
@@ -116,7 +123,7 @@ extension AutoCodingObject {
     }
 }
 
-/// A struct archived by ``AutoCoding(identityEquality:)``: `Codable` with a property table.
+/// A struct archived by ``AutoCoding(identityEquality:equatable:)``: `Codable` with a property table.
 public protocol AutoCodingValue: Codable {
     /// The archived properties: names and declared types, in order.
     static var codableProperties: [(name: String, type: Any.Type)] { get }

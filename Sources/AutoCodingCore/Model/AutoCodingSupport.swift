@@ -56,7 +56,18 @@ public enum AutoCodingSupport {
                                             as forms: [ArchiveForm], in encoder: any Encoder) throws
     {
         guard let archive = encoder as? _ArchiveEncoder, case .keyed(let storage) = archive.storage else {
+            // Other coders cannot tell whether the object is written elsewhere: they leave a conditional reference
+            // out (through them, a back reference would lead round its cycle for ever).
+            if forms.contains(.conditional) { return }
             return try container.encode(value, forKey: AutoCodingKey(key))
+        }
+        if forms.contains(.conditional) {
+            guard T.self is AnyClass else {
+                throw EncodingError.invalidValue(value, .init(
+                    codingPath: archive.codingPathNode.appending(ArchiveCodingKey(key)).path,
+                    debugDescription: "@ArchiveAs(.conditional) on a \(T.self): it applies to class instances"))
+            }
+            return archive.context.encodeConditional(value as AnyObject, key: key, into: storage)
         }
         let path = archive.codingPathNode.appending(ArchiveCodingKey(key))
         storage.fields[key] = try archive.context.encode(value, as: forms, codingPathNode: path)

@@ -121,6 +121,6 @@ struct ArchivePathParser {
     }
 
     private func error(_ reason: String) -> ArchivePathError {
-        ArchivePathError(path: text, step: nil, reason: reason, offset: i)
+        ArchivePathError(.invalidSyntax, path: text, step: nil, reason: reason, offset: i)
     }
 }

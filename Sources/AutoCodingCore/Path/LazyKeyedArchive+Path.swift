@@ -19,7 +19,8 @@ extension LazyKeyedArchive {
                 values.append(try builder.graphValue(ofObject: node))
             } catch {
                 throw ArchivePathError(
-                    path: path.description, step: path.steps.count, reason: error.description, archiveError: error)
+                    .invalidArchive, path: path.description, step: path.steps.count, reason: error.description,
+                    archiveError: error)
             }
         }
         return values

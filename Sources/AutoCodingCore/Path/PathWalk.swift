@@ -106,20 +106,24 @@ enum PathWalk {
                     }
                 }
             } catch let failure as PathStepFailure {
-                throw ArchivePathError(path: path.description, step: number + 1, reason: "\(step): \(failure.reason)")
+                throw ArchivePathError(
+                    .stepNotApplicable, path: path.description, step: number + 1, reason: "\(step): \(failure.reason)")
             } catch let error as ArchivePathError {
                 throw error
             } catch let error as ArchiveError {
                 throw ArchivePathError(
-                    path: path.description, step: number + 1, reason: "\(step): \(error)", archiveError: error)
+                    .invalidArchive, path: path.description, step: number + 1, reason: "\(step): \(error)",
+                    archiveError: error)
             } catch {
-                throw ArchivePathError(path: path.description, step: number + 1, reason: "\(step): \(error)")
+                throw ArchivePathError(
+                    .invalidArchive, path: path.description, step: number + 1, reason: "\(step): \(error)")
             }
             current = next
         }
         guard let current else {
             throw ArchivePathError(
-                path: path.description, step: 0, reason: "$top is not a value; add a step such as .root")
+                .stepNotApplicable, path: path.description, step: 0,
+                reason: "$top is not a value; add a step such as .root")
         }
         return current
     }
@@ -218,7 +222,7 @@ enum PathWalk {
     /// The error for a fan-out past `limit` values at `step`.
     static func fanOutExceeded(_ path: ArchivePath, step: Int, limit: Int) -> ArchivePathError {
         ArchivePathError(
-            path: path.description, step: step,
+            .limitExceeded, path: path.description, step: step,
             reason: "\(path.steps[step - 1]): the path reaches more than \(limit) values, its fan-out budget "
                 + "(one per input byte): [*] repeats shared references")
     }

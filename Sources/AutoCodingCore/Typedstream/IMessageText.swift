@@ -73,7 +73,8 @@ public struct IMessageText {
         graph = try TypedGraph(bytes: bytes, options: options)
         guard case .attributedString(let body)? = graph.root?.foundation else {
             throw TypedstreamDecodingError(
-                description: "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString "
+                .unexpectedLayout,
+                "the root is \(graph.root?.className ?? "not an object"), not an NSAttributedString "
                     + "with the expected layout (a string, then runs whose UTF-16 lengths sum within Int.max)"
             )
         }
@@ -119,7 +120,8 @@ public struct IMessageText {
             bytes -= max(cost, 8)
             guard bytes >= 0 else {
                 throw TypedstreamDecodingError(
-                    description: "the attributes expand past their budget of \(limit) bytes (100 × the input + 1 MiB): "
+                    .limitExceeded,
+                    "the attributes expand past their budget of \(limit) bytes (100 × the input + 1 MiB): "
                         + "shared objects repeat")
             }
         }

@@ -16,15 +16,6 @@ extension TypedstreamDecodable {
     public func awakeAfter(using coder: TypedstreamUnarchiver) -> AnyObject { self }
 }
 
-/// Errors of the typedstream object layer: a group other than the one asked for, or a value of another type.
-public struct TypedstreamDecodingError: Error, CustomStringConvertible {
-    /// What was asked for and what the stream holds.
-    public var description: String
-
-    /// Creates an error (decoders of custom classes throw it for layouts they do not accept).
-    public init(description: String) { self.description = description }
-}
-
 /// Reads a typedstream in sequence with typed calls, in the shape of `NSUnarchiver`:
 /// `decodeValue(ofObjCType:)`, `decodeObject()`, `versionForClassName`, `decodeClassName:asClassName:`.
 ///
@@ -92,7 +83,7 @@ public final class TypedstreamUnarchiver {
     public func decodeReal() throws -> Double {
         let value = try cursor.nextSingle()
         guard let real = value.real else {
-            throw TypedstreamDecodingError(description: "expected a real, found \(value)")
+            throw TypedstreamDecodingError(.typeMismatch, "expected a real, found \(value)")
         }
         return real
     }
@@ -108,7 +99,7 @@ public final class TypedstreamUnarchiver {
         switch value {
         case .nil: return nil
         case .object(let node): return try decode(node)
-        default: throw TypedstreamDecodingError(description: "expected an object, found \(value)")
+        default: throw TypedstreamDecodingError(.typeMismatch, "expected an object, found \(value)")
         }
     }
 
@@ -132,7 +123,7 @@ public final class TypedstreamUnarchiver {
         case .unsigned(let v, _): if let r = T(exactly: v) { return r }
         default: break
         }
-        throw TypedstreamDecodingError(description: "expected an integer that fits \(T.self), found \(value)")
+        throw TypedstreamDecodingError(.typeMismatch, "expected an integer that fits \(T.self), found \(value)")
     }
 
     /// The coder a ``TypedstreamDecodable`` type reads its own object's groups from.
@@ -182,11 +173,13 @@ struct GroupCursor {
 
     mutating func next(_ types: String) throws -> [TypedValue] {
         guard index < groups.count else {
-            throw TypedstreamDecodingError(description: "\(what) has no more groups (asked for \(types))")
+            throw TypedstreamDecodingError(
+                .groupMismatch, "\(what) has no more groups (asked for \(types))", group: index)
         }
         let group = groups[index]
         guard group.encoding == types else {
-            throw TypedstreamDecodingError(description: "\(what) group \(index) is \(group.encoding), not \(types)")
+            throw TypedstreamDecodingError(
+                .groupMismatch, "\(what) group \(index) is \(group.encoding), not \(types)", group: index)
         }
         index += 1
         return group.values
@@ -194,7 +187,7 @@ struct GroupCursor {
 
     mutating func nextSingle() throws -> TypedValue {
         guard index < groups.count, groups[index].values.count == 1 else {
-            throw TypedstreamDecodingError(description: "\(what) group \(index) is not a single value")
+            throw TypedstreamDecodingError(.groupMismatch, "\(what) group \(index) is not a single value", group: index)
         }
         index += 1
         return groups[index - 1].values[0]

@@ -151,7 +151,7 @@ extension BPlistIndex {
     }
 
     @inline(never)
-    private static func duplicateKey(_ key: String, object: Int) -> ArchiveError {
+    static func duplicateKey(_ key: String, object: Int) -> ArchiveError {
         ArchiveError(.invalidObject, "dictionary object \(object) has the key \"\(key)\" twice")
     }
 }

@@ -39,25 +39,6 @@ import OrderedCollections
 // exact `Double` also carries `"$time"`, the seconds since 2001-01-01 (authoritative when present). A dictionary
 // or field key that looks like a marker (`$data`, `$$data` …) gets one more leading `$`, so any key survives.
 
-/// An error thrown when JSON text is malformed or is not the graph/property-list form ``ArchiveGraph`` prints.
-public struct ArchiveJSONError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong, in words.
-    public var reason: String
-    /// The byte offset in the JSON text where the problem was found, when known.
-    public var offset: Int?
-
-    /// Creates an error with a reason and an optional byte offset.
-    public init(_ reason: String, offset: Int? = nil) {
-        self.reason = reason
-        self.offset = offset
-    }
-
-    /// The reason, prefixed by the byte offset when known.
-    public var description: String {
-        offset.map { "JSON at byte \($0): \(reason)" } ?? "JSON: \(reason)"
-    }
-}
-
 extension ArchiveGraph {
     /// The graph as a JSON string in the form described above: objects with `$class`/`$uid` the first
     /// time, `{"$ref": n}` after that, scalars as JSON values, `$null` as `null`.
@@ -108,7 +89,7 @@ extension ArchiveGraph {
         var builder = GraphJSONBuilder(root: .document)
         try JSONParser.parse(jsonBytes, into: &builder)
         guard case .document(let graph) = try builder.finish() else {
-            throw ArchiveJSONError("the JSON is not an archive graph")
+            throw ArchiveJSONError(.invalidForm, "the JSON is not an archive graph")
         }
         self = graph
     }
@@ -161,7 +142,7 @@ extension ArchiveValue {
         var builder = GraphJSONBuilder(root: .plist)
         try JSONParser.parse(Array(json.utf8), into: &builder)
         guard case .plist(let value) = try builder.finish() else {
-            throw ArchiveJSONError("the JSON is not a property-list value")
+            throw ArchiveJSONError(.invalidForm, "the JSON is not a property-list value")
         }
         self = value
     }

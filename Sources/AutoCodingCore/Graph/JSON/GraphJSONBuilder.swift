@@ -67,7 +67,8 @@ struct GraphJSONBuilder {
     mutating func key(_ key: String) throws {
         guard let last = stack.indices.last else { return }
         if stack[last].context == .document && key != GraphJSONKey.archiver && key != GraphJSONKey.top {
-            throw ArchiveJSONError("unexpected key \"\(key)\" in the document; expected $archiver and $top")
+            throw ArchiveJSONError(
+                .invalidForm, "unexpected key \"\(key)\" in the document; expected $archiver and $top")
         }
         // Mutate the frame in place: a copy would make every insert copy the key set.
         let isDuplicate: Bool
@@ -77,7 +78,7 @@ struct GraphJSONBuilder {
             isDuplicate = stack[last].entries.contains { $0.key == key }
             if stack[last].entries.count >= 16 { stack[last].keySet = Set(stack[last].entries.map(\.key) + [key]) }
         }
-        if isDuplicate { throw ArchiveJSONError("duplicate key \"\(key)\"") }
+        if isDuplicate { throw ArchiveJSONError(.invalidForm, "duplicate key \"\(key)\"") }
         stack[last].pendingKey = key
     }
 
@@ -95,6 +96,7 @@ struct GraphJSONBuilder {
         let context = try childContext()
         guard context == .graph || context == .plist else {
             throw ArchiveJSONError(
+                .invalidForm,
                 context == .document
                     ? "the document must be an object with $archiver and $top" : "$top must be an object")
         }
@@ -115,14 +117,14 @@ struct GraphJSONBuilder {
         let context = try childContext()
         switch (context, token) {
         case (.document, _):
-            throw ArchiveJSONError("the document must be an object with $archiver and $top")
+            throw ArchiveJSONError(.invalidForm, "the document must be an object with $archiver and $top")
         case (.top, _):
-            throw ArchiveJSONError("$top must be an object")
+            throw ArchiveJSONError(.invalidForm, "$top must be an object")
         case (.graph, .null): try add(.graph(.null))
         case (.graph, .string(let s)): try add(.graph(.reference(.string(s))))
         case (.graph, .number(let n)): try add(.graph(.inline(n)))
         case (.graph, .bool(let b)): try add(.graph(.inline(.bool(b))))
-        case (.plist, .null): throw ArchiveJSONError("null is not a property-list value")
+        case (.plist, .null): throw ArchiveJSONError(.invalidForm, "null is not a property-list value")
         case (.plist, .string(let s)): try add(.plist(.string(s)))
         case (.plist, .number(let n)): try add(.plist(n))
         case (.plist, .bool(let b)): try add(.plist(.bool(b)))
@@ -131,9 +133,10 @@ struct GraphJSONBuilder {
 
     /// The finished value, after checking that every `$ref` names a defined object.
     mutating func finish() throws -> Node {
-        guard stack.isEmpty, let result else { throw ArchiveJSONError("unexpected end of input") }
+        guard stack.isEmpty, let result else { throw ArchiveJSONError(.invalidSyntax, "unexpected end of input") }
         if let dangling = referenced.first(where: { !defined.contains($0) }) {
-            throw ArchiveJSONError("{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
+            throw ArchiveJSONError(
+                .undefinedReference, "{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
         }
         return result
     }
@@ -155,7 +158,9 @@ struct GraphJSONBuilder {
 
     private mutating func add(_ node: Node, height: Int = 0) throws {
         guard height <= Self.maxValueDepth else {
-            throw ArchiveJSONError("values nested deeper than \(Self.maxValueDepth) levels (no readable archive nests that deep)")
+            throw ArchiveJSONError(
+                .depthLimitExceeded,
+                "values nested deeper than \(Self.maxValueDepth) levels (no readable archive nests that deep)")
         }
         guard let last = stack.indices.last else {
             result = node
@@ -194,7 +199,8 @@ struct GraphJSONBuilder {
                 // a graph holding one would write an archive that does not read back.
                 switch value {
                 case .array, .dictionary:
-                    throw ArchiveJSONError("$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
+                    throw ArchiveJSONError(
+                        .invalidForm, "$top[\"\(key)\"] is a container; $top holds objects, scalars and null only")
                 default: roots[key] = value
                 }
             }
@@ -216,13 +222,13 @@ struct GraphJSONBuilder {
         for (key, node) in entries {
             switch (key, node) {
             case (GraphJSONKey.archiver, .plist(.string(let name))): archiver = name
-            case (GraphJSONKey.archiver, _): throw ArchiveJSONError("$archiver must be a string")
+            case (GraphJSONKey.archiver, _): throw ArchiveJSONError(.invalidForm, "$archiver must be a string")
             case (GraphJSONKey.top, .roots(let values)): roots = values
-            default: throw ArchiveJSONError("unexpected key \"\(key)\" in the document")
+            default: throw ArchiveJSONError(.invalidForm, "unexpected key \"\(key)\" in the document")
             }
         }
-        guard let archiver else { throw ArchiveJSONError("the document has no $archiver") }
-        guard let roots else { throw ArchiveJSONError("the document has no $top") }
+        guard let archiver else { throw ArchiveJSONError(.invalidForm, "the document has no $archiver") }
+        guard let roots else { throw ArchiveJSONError(.invalidForm, "the document has no $top") }
         return .document(ArchiveGraph(archiver: archiver, roots: roots))
     }
 
@@ -237,7 +243,7 @@ struct GraphJSONBuilder {
         let has = { (key: String) in entries.contains { $0.key == key } }
         if has(GraphJSONKey.ref) {
             guard entries.count == 1, let number = try integer(entries[0].node, GraphJSONKey.ref) else {
-                throw ArchiveJSONError("{\"$ref\": n} must have one integer and no other key")
+                throw ArchiveJSONError(.invalidForm, "{\"$ref\": n} must have one integer and no other key")
             }
             if let scalar = scalars[number] { return scalar }
             if referencedSet.insert(number).inserted { referenced.append(number) }
@@ -247,13 +253,13 @@ struct GraphJSONBuilder {
         for (marker, isReference) in [(GraphJSONKey.inline, false), (GraphJSONKey.entry, true)] where has(marker) {
             let uid = entries.first { $0.key == GraphJSONKey.uid }
             guard entries.count == (uid == nil ? 1 : 2), case .plist(let value)? = entries.first(where: { $0.key == marker })?.node
-            else { throw ArchiveJSONError("{\"\(marker)\": value} must have no other key than \"$uid\"") }
+            else { throw ArchiveJSONError(.invalidForm, "{\"\(marker)\": value} must have no other key than \"$uid\"") }
             let scalar: ArchivedValue = isReference ? .reference(value) : .inline(value)
             if let uid { try defineScalar(scalar, uid.node) }
             return scalar
         }
         guard [GraphJSONKey.uid, GraphJSONKey.classes].contains(firstMarker) == false else {
-            throw ArchiveJSONError("\"\(firstMarker)\" outside an object with \"$class\"")
+            throw ArchiveJSONError(.invalidForm, "\"\(firstMarker)\" outside an object with \"$class\"")
         }
         // $data, $date, $time, $real, $cfuid: in place by default (only strings default to referenced).
         return .inline(try markedScalar(entries, in: "an object graph"))
@@ -268,40 +274,47 @@ struct GraphJSONBuilder {
         for (key, node) in entries {
             switch key {
             case GraphJSONKey.className:
-                guard case .plist(.string(let value)) = node else { throw ArchiveJSONError("$class must be a string") }
+                guard case .plist(.string(let value)) = node else {
+                    throw ArchiveJSONError(.invalidForm, "$class must be a string")
+                }
                 name = value
             case GraphJSONKey.classes:
                 guard case .plist(.array(let names)) = node else {
-                    throw ArchiveJSONError("$classes must be an array of strings")
+                    throw ArchiveJSONError(.invalidForm, "$classes must be an array of strings")
                 }
                 chain = try names.map {
                     guard case .string(let s) = $0 else {
-                        throw ArchiveJSONError("$classes must be an array of strings")
+                        throw ArchiveJSONError(.invalidForm, "$classes must be an array of strings")
                     }
                     return s
                 }
             case GraphJSONKey.uid:
                 guard let value = try integer(node, GraphJSONKey.uid) else {
-                    throw ArchiveJSONError("$uid must be an integer")
+                    throw ArchiveJSONError(.invalidForm, "$uid must be an integer")
                 }
                 number = value
             default:
                 guard !GraphJSONKey.isMarker(key) else {
                     throw ArchiveJSONError(
+                        .invalidForm,
                         "unexpected marker \"\(key)\" in an object; escape field names as \"$\(key)\"")
                 }
                 let field = GraphJSONKey.unescape(key)
                 // An instance's `$class` entry is its class reference: the writer puts the class there, so such a
                 // field would be lost on the way to an archive (and no archive reader makes one).
                 guard field != ArchiveKey.class else {
-                    throw ArchiveJSONError("an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
+                    throw ArchiveJSONError(
+                        .invalidForm,
+                        "an object cannot have a field named \"$class\" (\"\(key)\"): archives keep its class there")
                 }
                 fields[field] = Self.graphValue(node)
             }
         }
         let archiveClass = ArchiveClass(name: name ?? "", chain: chain)
         guard let number else { return ArchivedObject(archiveClass: archiveClass, fields: fields) }
-        guard defined.insert(number).inserted else { throw ArchiveJSONError("\"$uid\": \(number) is defined twice") }
+        guard defined.insert(number).inserted else {
+            throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice")
+        }
         let object = shell(number)
         object.archiveClass = archiveClass
         object.fields = fields
@@ -311,10 +324,15 @@ struct GraphJSONBuilder {
     /// Records a shared scalar under its `$uid`. The writer prints a shared scalar before its `$ref`s; a `$ref`
     /// met first has already been taken for an object, so it is refused.
     private mutating func defineScalar(_ scalar: ArchivedValue, _ node: Node) throws {
-        guard let number = try integer(node, GraphJSONKey.uid) else { throw ArchiveJSONError("$uid must be an integer") }
-        guard defined.insert(number).inserted else { throw ArchiveJSONError("\"$uid\": \(number) is defined twice") }
+        guard let number = try integer(node, GraphJSONKey.uid) else {
+            throw ArchiveJSONError(.invalidForm, "$uid must be an integer")
+        }
+        guard defined.insert(number).inserted else {
+            throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice")
+        }
         guard shells[number] == nil else {
-            throw ArchiveJSONError("{\"$ref\": \(number)} comes before the shared value it names; define it first")
+            throw ArchiveJSONError(
+                .undefinedReference, "{\"$ref\": \(number)} comes before the shared value it names; define it first")
         }
         scalars[number] = scalar
     }
@@ -331,19 +349,19 @@ struct GraphJSONBuilder {
         let keys = Set(entries.map(\.key))
         func only(_ key: String) throws -> Node {
             guard keys == [key], let node = entries.first?.node else {
-                throw ArchiveJSONError("{\"\(key)\": …} must have no other key")
+                throw ArchiveJSONError(.invalidForm, "{\"\(key)\": …} must have no other key")
             }
             return node
         }
         if keys.contains(GraphJSONKey.data) {
             guard case .plist(.string(let text)) = try only(GraphJSONKey.data),
                 let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters)
-            else { throw ArchiveJSONError("$data must be a base64 string") }
+            else { throw ArchiveJSONError(.invalidForm, "$data must be a base64 string") }
             return .data([UInt8](data))
         }
         if keys.contains(GraphJSONKey.date) || keys.contains(GraphJSONKey.time) {
             guard keys.isSubset(of: [GraphJSONKey.date, GraphJSONKey.time]) else {
-                throw ArchiveJSONError("a date has only \"$date\" and \"$time\" keys")
+                throw ArchiveJSONError(.invalidForm, "a date has only \"$date\" and \"$time\" keys")
             }
             var time: Double?
             for (key, node) in entries {
@@ -351,7 +369,8 @@ struct GraphJSONBuilder {
                     time = try real(node, key)
                 } else if time == nil {
                     guard case .plist(.string(let text)) = node, let parsed = ISO8601Text.parse(text) else {
-                        throw ArchiveJSONError("$date must be an ISO 8601 date such as \"2001-01-01T00:00:00Z\"")
+                        throw ArchiveJSONError(
+                            .invalidForm, "$date must be an ISO 8601 date such as \"2001-01-01T00:00:00Z\"")
                     }
                     time = parsed
                 }
@@ -363,11 +382,11 @@ struct GraphJSONBuilder {
         }
         if keys.contains(GraphJSONKey.cfuid) {
             guard case .plist(.integer(let value)) = try only(GraphJSONKey.cfuid), let raw = UInt32(exactly: value)
-            else { throw ArchiveJSONError("$cfuid must be an integer from 0 to \(UInt32.max)") }
+            else { throw ArchiveJSONError(.invalidForm, "$cfuid must be an integer from 0 to \(UInt32.max)") }
             return .uid(ArchiveUID(raw))
         }
         let marker = entries.first { GraphJSONKey.isMarker($0.key) }?.key ?? ""
-        throw ArchiveJSONError("\"\(marker)\" is not allowed in \(place)")
+        throw ArchiveJSONError(.invalidForm, "\"\(marker)\" is not allowed in \(place)")
     }
 
     private func integer(_ node: Node, _ key: String) throws -> Int? {
@@ -384,6 +403,6 @@ struct GraphJSONBuilder {
             if let d = JSONNumberText.nonFinite(s) { return d }
         default: break
         }
-        throw ArchiveJSONError("\(key) must be a number, \"nan\", \"inf\" or \"-inf\"")
+        throw ArchiveJSONError(.invalidForm, "\(key) must be a number, \"nan\", \"inf\" or \"-inf\"")
     }
 }

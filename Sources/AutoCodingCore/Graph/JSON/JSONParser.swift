@@ -108,7 +108,7 @@ enum JSONParser {
 
         func peek() -> UInt8? { i < bytes.count ? bytes[i] : nil }
 
-        func error(_ reason: String) -> ArchiveJSONError { ArchiveJSONError(reason, offset: i) }
+        func error(_ reason: String) -> ArchiveJSONError { ArchiveJSONError(.invalidSyntax, reason, offset: i) }
 
         static func describe(_ byte: UInt8) -> String {
             (0x21..<0x7F).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
@@ -230,7 +230,7 @@ enum JSONParser {
             let intStart = i
             guard digits() > 0 else { throw error("invalid number") }
             if bytes[intStart] == UInt8(ascii: "0") && i - intStart > 1 {
-                throw ArchiveJSONError("invalid number: leading zero", offset: intStart)
+                throw ArchiveJSONError(.invalidSyntax, "invalid number: leading zero", offset: intStart)
             }
             var isReal = false
             if peek() == UInt8(ascii: ".") {
@@ -249,7 +249,9 @@ enum JSONParser {
                 if let value = Int64(text) { return .integer(value) }
                 if let value = UInt64(text) { return .unsignedInteger(value) }
             }
-            guard let value = Double(text) else { throw ArchiveJSONError("invalid number \(text)", offset: start) }
+            guard let value = Double(text) else {
+                throw ArchiveJSONError(.invalidSyntax, "invalid number \(text)", offset: start)
+            }
             return .real(value)
         }
     }

@@ -1,0 +1,104 @@
+import AutoCodingFast
+import Foundation
+import Testing
+import _AutoCodingTestSupport
+
+@testable import AutoCodingCore
+
+/// `ArchiveGraph(bytes:)` builds its objects in one pass over the validated table (issue 19). It must answer
+/// exactly as the path through a materialized ``KeyedArchive`` did: the same graph, or the same error.
+@Suite struct GraphOnePassTests {
+    /// The graph through a whole ``KeyedArchive``, validated again: the path `init(bytes:)` took before.
+    static func throughKeyedArchive(_ bytes: [UInt8]) throws(ArchiveError) -> ArchiveGraph {
+        try ArchiveGraph(archive: KeyedArchiveView(bytes: bytes).keyedArchive())
+    }
+
+    static func outcome(_ build: () throws(ArchiveError) -> ArchiveGraph) -> Result<ArchiveGraph, ArchiveError> {
+        do throws(ArchiveError) { return .success(try build()) } catch { return .failure(error) }
+    }
+
+    @Test(.enabled(if: SharedCorpus.isAvailable, SharedCorpus.skipReason),
+          arguments: SharedCorpus.paths(in: "apple", "corelibs", "malformed", "plain"))
+    func answersAsTheKeyedArchivePathDoes(_ path: String) throws {
+        let bytes = try SharedCorpus.bytes(path)
+        let onePass = Self.outcome { () throws(ArchiveError) in try ArchiveGraph(bytes: bytes) }
+        let twoPass = Self.outcome { () throws(ArchiveError) in try Self.throughKeyedArchive(bytes) }
+        switch (onePass, twoPass) {
+        case (.success(let a), .success(let b)):
+            #expect(a.archiver == b.archiver)
+            #expect(Array(a.roots.keys) == Array(b.roots.keys))
+            #expect(a.isEquivalent(to: b))
+            #expect(a.binaryPlist() == b.binaryPlist(), "the same objects in the same order write the same bytes")
+        case (.failure(let a), .failure(let b)):
+            #expect(a == b)
+            #expect(a.reason == b.reason)
+        default:
+            Issue.record("one pass: \(onePass), through KeyedArchive: \(twoPass)")
+        }
+    }
+
+    /// An instance holding `$class` twice is refused as any dictionary with a duplicate key is, though the
+    /// graph leaves `$class` out of the fields.
+    @Test func refusesAnInstanceWithTwoClassKeys() throws {
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Item").descriptor,
+            .dictionary(["$class": .uid(ArchiveUID(1)), "$clasZ": .uid(ArchiveUID(1))]),
+        ]
+        var bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: objects).binaryPlist()
+        let key: [UInt8] = [0x56] + Array("$clasZ".utf8)  // a 6-byte ASCII string object
+        let at = try #require((0...(bytes.count - key.count)).first { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        bytes[at + 6] = UInt8(ascii: "s")
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.code == .invalidObject)
+        #expect(onePass?.reason.contains("has the key \"$class\" twice") == true, "\(onePass.map { "\($0)" } ?? "")")
+        let twoPass = #expect(throws: ArchiveError.self) { try Self.throughKeyedArchive(bytes) }
+        #expect(onePass?.reason == twoPass?.reason)
+    }
+
+    /// A plain array entry holding a UID would dangle once re-encoded: both paths refuse it, naming the entry.
+    @Test func refusesAPlainEntryHoldingUIDs() throws {
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Box").descriptor,
+            .dictionary(["$class": .uid(ArchiveUID(1)), "items": .uid(ArchiveUID(3))]),
+            .array([.uid(ArchiveUID(2))]),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: objects).binaryPlist()
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.code == .unexpectedType)
+        #expect(onePass?.reason == "$objects[3] is a plain array holding UIDs, not an instance; the graph cannot keep it")
+        let twoPass = #expect(throws: ArchiveError.self) { try Self.throughKeyedArchive(bytes) }
+        #expect(onePass?.reason == twoPass?.reason)
+    }
+
+    /// graph fuzz target: an `$objects` entry that is itself a UID (not inside a container) was kept as an opaque
+    /// scalar whose UID then dangled in the re-encoded archive (`invalidUID: UID 2 ≥ object count 2`).
+    @Test func refusesAnEntryThatIsAUID() throws {
+        let objects: [ArchiveValue] = [.string(ArchiveKey.null), .uid(ArchiveUID(2)), .string("yo")]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.reason == "$objects[1] is a plain UID holding UIDs, not an instance; the graph cannot keep it")
+        let twoPass = #expect(throws: ArchiveError.self) { try Self.throughKeyedArchive(bytes) }
+        #expect(onePass?.reason == twoPass?.reason)
+    }
+
+    /// Instances of one class share one class value, read once from its descriptor; a cycle resolves to the
+    /// same object.
+    @Test func sharesClassesAndKeepsCycles() throws {
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Node", chain: ["Node", "NSObject"]).descriptor,
+            .dictionary(["$class": .uid(ArchiveUID(1)), "next": .uid(ArchiveUID(3)), "name": .uid(ArchiveUID(4))]),
+            .dictionary(["$class": .uid(ArchiveUID(1)), "next": .uid(ArchiveUID(2)), "name": .uid(ArchiveUID(4))]),
+            .string("shared"),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: objects).binaryPlist()
+        let graph = try ArchiveGraph(bytes: bytes)
+        let first = try #require(graph.root?.object)
+        let second = try #require(first.fields["next"]?.object)
+        #expect(second.fields["next"]?.object === first)
+        #expect(first.archiveClass == ArchiveClass(name: "Node", chain: ["Node", "NSObject"]))
+        #expect(second.archiveClass == first.archiveClass)
+        #expect(Array(first.fields.keys) == ["next", "name"])
+        #expect(first.fields["name"]?.string == "shared")
+        #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
+    }
+}
