@@ -29,16 +29,20 @@ let package = Package(
             dependencies: [
                 .product(name: "AutoCoding", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BenchmarkFixtures",
+                "LibplistFloor",
             ],
             path: "Sources/ComparisonRunner"
         ),
-        // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write.
+        // libplist's C parse + walk + free and plist_to_bin, in C: the floor of the engine's read and write, for the
+        // ordo-one benchmarks and the comparison runner (linked, not looked up with dlopen).
         .target(
             name: "LibplistFloor",
             path: "Sources/LibplistFloor",
             linkerSettings: [.linkedLibrary("plist-2.0")]
         ),
-        // The workloads (deterministic generators), shared by the benchmark targets.
+        // The workloads (deterministic generators) and the random generator, shared by the benchmark targets and
+        // the comparison runner.
         .target(
             name: "BenchmarkFixtures",
             dependencies: [.product(name: "AutoCoding", package: root)],

@@ -24,15 +24,23 @@ package struct KeyedArchiveEntries {
     /// The number of `$objects` entries.
     package var count: Int { view.objectCount }
 
-    /// The class descriptor UID of the instance at `uid`, or nil when the entry is not a class instance.
+    /// Whether the entry at `uid` is a class instance: a dictionary with a `$class` key.
+    package func isInstance(_ uid: Int) -> Bool { classRef(ofEntry: uid) != nil }
+
+    /// The UID that the `$class` of the instance at `uid` names, or nil when it is not a UID. (The view checked
+    /// `$class` in every dictionary without `$classname`; one that has both keeps whatever `$class` holds.)
     package func classUID(ofInstance uid: Int) -> Int? {
+        guard let classRef = classRef(ofEntry: uid), view.index.records[classRef].kind == .uid else { return nil }
+        // Every UID record was checked below the object count.
+        return Int(view.index.uid(view.index.records[classRef], in: view.raw))
+    }
+
+    /// The bplist object stored under `$class` in the entry at `uid`, if it is a dictionary with that key.
+    private func classRef(ofEntry uid: Int) -> Int? {
         let raw = view.raw
         let object = view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: raw)
-        guard view.index.records[object].kind == .dictionary,
-            let classRef = view.entry(of: object, key: ArchiveKey.class, in: raw)
-        else { return nil }
-        // Validated: an instance's `$class` is a UID naming a class descriptor.
-        return Int(view.index.uid(view.index.records[classRef], in: raw))
+        guard view.index.records[object].kind == .dictionary else { return nil }
+        return view.entry(of: object, key: ArchiveKey.class, in: raw)
     }
 
     /// The entry at `uid` as a value (an instance's fields hold their references as ``ArchiveValue/uid(_:)``).

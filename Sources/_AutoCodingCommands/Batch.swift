@@ -42,7 +42,7 @@ struct Batch: ParsableCommand {
             Exit status: 0 when every input decoded, 1 when any failed, 2 on a usage error (bad options, a \
             database that is not SQLite, is locked or lacks the table or column, a query that does not \
             compile or passes --sqlite-timeout, an output file that cannot be created or resumed, workers \
-            that cannot start) or when the input cannot be read to its end (a truncated or oversized frame, \
+            that cannot start, files and directories that hold no input) or when the input cannot be read to its end (a truncated or oversized frame, \
             a SQLite error mid-query), after the records of the inputs before it.
             """
     )
@@ -217,6 +217,11 @@ struct Batch: ParsableCommand {
             return try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         }
 
+        if showProgress && output == nil && resumed == nil && isatty(1) == 1 {
+            // Records and the bar share a terminal: each write of records starts on a cleared line, and the bar
+            // is drawn again below them at the next tick.
+            sink.beforeWrite = { BatchProgress.clearLine() }
+        }
         let start = Monotonic.nanoseconds()
         var progress = BatchProgress(start: start)
         let runner = BatchRunner(source: source, makeRecorder: makeRecorder, sink: sink, jobs: jobs)
@@ -245,6 +250,12 @@ struct Batch: ParsableCommand {
         if let error = statistics.sourceError {
             // The records of the inputs before it are written; the input could not be read to its end.
             StandardError.write("error: \(ErrorReport(error).reason)")
+            throw ExitCode(2)
+        }
+        if !paths.isEmpty && statistics.done == 0 && resumed == nil {
+            // Files and directories that name no input are a mistake in the call (an empty or wrong directory),
+            // not a clean run.
+            StandardError.write("error: no input files in \(paths.joined(separator: ", "))")
             throw ExitCode(2)
         }
         if statistics.failed > 0 || (resumed?.state.failed ?? 0) > 0 { throw ExitCode(1) }

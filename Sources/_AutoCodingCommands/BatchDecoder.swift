@@ -211,7 +211,10 @@ struct BatchDecoder {
             outcome.rootClass = stream.rootClassName
             let graph = try TypedGraph(stream: stream)
             _ = graph.root?.foundation
-            if withJSON { outcome.graphJSON = try TypedstreamJSON.json(bytes, options: options) }
+            if withJSON {
+                outcome.graphJSON = try TypedstreamJSON.json(
+                    bytes, options: options, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+            }
         } catch {
             outcome.error = ErrorReport(error)
         }

@@ -18,7 +18,10 @@ struct BatchProgress {
     }
 
     /// Erases the line, before the summary is printed.
-    func clear() {
+    func clear() { Self.clearLine() }
+
+    /// Erases the progress line: before the summary, and before records written to the same terminal.
+    static func clearLine() {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 

@@ -171,10 +171,9 @@ final class BatchRunner: @unchecked Sendable {
         condition.lock()
         while running > 0 {
             _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
-            let snapshot = statistics
-            condition.unlock()
-            tick(snapshot)
-            condition.lock()
+            // Under the lock that record writes take: a progress line drawn while a record is being written to
+            // the same terminal would land inside it.
+            tick(statistics)
         }
         sourceLock.lock()
         statistics.skippedNulls = source.skippedNulls

@@ -26,6 +26,8 @@ struct ChatMessage {
     /// The message parts that were unsent (`rp`).
     var unsentParts: [Int] = []
     var attachments: [String] = []
+    /// `payload_data` (a keyed archive: a link preview, an app message) as plain JSON text, when the row has one.
+    var payload: String?
     /// The first problem with one of the row's blobs: its column, code and reason.
     var error: (column: String, report: ErrorReport)?
 
@@ -63,6 +65,7 @@ struct ChatMessage {
         line.bool("unsent", isUnsent)
         if isUnsent { line.raw("unsent_parts", "[" + unsentParts.map(String.init).joined(separator: ",") + "]") }
         line.raw("attachments", "[" + attachments.map(JSONLine.quoted).joined(separator: ",") + "]")
+        if let payload { line.raw("payload", payload) }
         if let error {
             var item = JSONLine()
             item.string("column", error.column)
@@ -134,9 +137,11 @@ final class ChatDatabase {
         let hasHandles = handleColumns.contains("ROWID") || handleColumns.contains("id")
         let handle = hasHandles ? "(SELECT h.id FROM handle h WHERE h.ROWID = m.handle_id)" : "NULL"
         let summary = hasSummary ? "m.message_summary_info" : "NULL"
+        let payload = columns.contains("payload_data") ? "m.payload_data" : "NULL"
         messages = try connection.prepare(
             """
-            SELECT m.ROWID, m.guid, m.date, m.is_from_me, \(handle), m.service, m.text, m.attributedBody, \(summary)
+            SELECT m.ROWID, m.guid, m.date, m.is_from_me, \(handle), m.service, m.text, m.attributedBody, \(summary),
+            \(payload)
             FROM message m ORDER BY m.ROWID
             """
         )
@@ -200,6 +205,15 @@ final class ChatDatabase {
                 message.fail("message_summary_info", error)
             }
         default: break
+        }
+        if case .blob(let bytes) = messages.value(9), !bytes.isEmpty {
+            do {
+                // Plain JSON within the output budget of the blob (a link preview is a small keyed archive).
+                message.payload = try ArchiveGraph(bytes: bytes, options: options).plainJSON(
+                    prettyPrinted: false, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+            } catch {
+                message.fail("payload_data", error)
+            }
         }
         if let attachmentNames {
             attachmentNames.reset()

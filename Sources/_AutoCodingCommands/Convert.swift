@@ -15,7 +15,10 @@ struct Convert: ParsableCommand {
             --to xml or binary into a plain property list of its Foundation values (NSString, NSNumber, \
             NSArray, NSDictionary with string keys, NSData, NSDate), refused naming the class that has none.
 
-            Exit status: 0 on success, 1 when the input cannot be read or the output written, 2 on a usage error.
+            The output goes to standard output unless -o names a file; binary output is refused on a terminal.
+
+            Exit status: 0 on success, 1 when the input cannot be read or the output written, 2 on a usage error \
+            (binary output to a terminal included).
             """
     )
 
@@ -27,8 +30,10 @@ struct Convert: ParsableCommand {
     @Option(help: "The encoding to write: binary, xml, or keyed (a typedstream as an NSKeyedArchiver archive).")
     var to: Target
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
-    var output: String
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The file to write (default: standard output, not a terminal for binary).", valueName: "file"))
+    var output: String = "-"
 
     @Option(help: "The binary-plist parser: native or libplist.")
     var backend: ArchiveReadingOptions.Backend = .native
@@ -37,6 +42,7 @@ struct Convert: ParsableCommand {
     var path: String
 
     func run() throws {
+        try refuseBinaryOnTerminal(output, isBinary: to != .xml)
         var options = ArchiveReadingOptions()
         options.backend = backend
         let bytes: [UInt8]

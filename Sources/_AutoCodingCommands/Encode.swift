@@ -10,14 +10,21 @@ struct Encode: ParsableCommand {
             A JSON object whose first key is $archiver or $top is an archive graph ({"$archiver": …, \
             "$top": …} with $class/$uid/$ref objects) and is written as a keyed archive: each object once, \
             shared references and cycles kept. Any other JSON is a plain property-list value. \
-            `autocoding encode` of `autocoding json X` is graph-equal to X.
+            `autocoding encode` of `autocoding json X` is graph-equal to X for a keyed archive or property \
+            list. The JSON of a typedstream ({"byteOrder", "systemVersion", "groups"}) is refused: it does not \
+            encode back (convert the typedstream itself with convert --to keyed|xml|binary).
 
-            Exit status: 0 on success, 1 when the JSON cannot be read or is not the JSON form, 2 on a usage error.
+            The output goes to standard output unless -o names a file; binary output is refused on a terminal.
+
+            Exit status: 0 on success, 1 when the JSON cannot be read or is not the JSON form, 2 on a usage error \
+            (binary output to a terminal included).
             """
     )
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file"))
-    var output: String
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("The file to write (default: standard output, not a terminal for binary).", valueName: "file"))
+    var output: String = "-"
 
     @Option(help: "The property-list encoding written: binary or xml.")
     var format: ArchiveFile.Format = .binary
@@ -26,6 +33,7 @@ struct Encode: ParsableCommand {
     var path: String
 
     func run() throws {
+        try refuseBinaryOnTerminal(output, isBinary: format == .binary)
         let bytes: [UInt8]
         do {
             let json = try InputFiles.read(path)
@@ -39,6 +47,12 @@ struct Encode: ParsableCommand {
 
     /// The archive (or plist) the JSON describes, in `format`.
     static func encode(json: [UInt8], format: ArchiveFile.Format) throws -> [UInt8] {
+        if isTypedstreamJSON(json) {
+            throw ArchiveJSONError(
+                .invalidForm,
+                "this is the JSON of a typedstream, which encode does not turn back into one; convert the "
+                    + "typedstream itself (convert --to keyed, xml or binary)")
+        }
         if isArchiveGraph(json) {
             let archive = try ArchiveGraph(json: Data(json)).keyedArchive()
             return format == .binary ? try archive.binaryPlist(readableWith: ArchiveReadingOptions()) : try archive.xmlPlist()
@@ -52,6 +66,16 @@ struct Encode: ParsableCommand {
 
     /// Whether the JSON is an object whose first key is `$archiver` or `$top` (the graph form).
     static func isArchiveGraph(_ json: [UInt8]) -> Bool {
+        firstKey(of: json, isOneOf: ["$archiver", "$top"])
+    }
+
+    /// Whether the JSON is the typedstream form `json` prints (`{"byteOrder", "systemVersion", "groups"}`), which
+    /// does not encode back: read as a plain property list it would give a dictionary, not the stream.
+    static func isTypedstreamJSON(_ json: [UInt8]) -> Bool {
+        firstKey(of: json, isOneOf: ["byteOrder"])
+    }
+
+    private static func firstKey(of json: [UInt8], isOneOf keys: [String]) -> Bool {
         var index = json.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         func skipSpace() {
             while index < json.count, [0x20, 0x09, 0x0A, 0x0D].contains(json[index]) { index += 1 }
@@ -61,11 +85,21 @@ struct Encode: ParsableCommand {
         index += 1
         skipSpace()
         let rest = json[index...]
-        return rest.starts(with: Array("\"$archiver\"".utf8)) || rest.starts(with: Array("\"$top\"".utf8))
+        return keys.contains { rest.starts(with: Array("\"\($0)\"".utf8)) }
     }
 }
 
 extension ArchiveFile.Format: ExpressibleByArgument {}
+
+/// Refuses binary output bound for a terminal, as gzip and plutil do: it would garble the screen and help no one.
+/// Checked before any work; exits with status 2 (how the command was called, not the input, is at fault).
+func refuseBinaryOnTerminal(_ path: String, isBinary: Bool) throws {
+    guard path == "-", isBinary, isatty(1) == 1 else { return }
+    StandardError.write(
+        "error: binary output is not written to a terminal; redirect standard output, name a file with -o FILE, "
+            + "or ask for XML")
+    throw ExitCode(2)
+}
 
 /// Writes command output to a file atomically, or to standard output for `-`; failures exit with status 1.
 func writeOutput(_ bytes: [UInt8], to path: String) throws {

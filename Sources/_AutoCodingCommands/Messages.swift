@@ -11,10 +11,12 @@ struct Messages: ParsableCommand {
             chat.db's nanoseconds since 2001, or seconds in older databases), is_from_me, handle (the handle \
             table's id), service, text (from attributedBody, an NSArchiver typedstream, else the text column; \
             text_source says which), edited and edits (part, date, text, from message_summary_info's ec), \
-            unsent and unsent_parts (its rp), and attachments (transfer_name, else filename). A row whose \
-            attributedBody or message_summary_info cannot be read gets an error field ({column, code, \
-            reason}) and the run goes on. --csv prints the same as RFC 4180 CSV with a header row (edits as \
-            their count, lists joined with '; ').
+            unsent and unsent_parts (its rp), attachments (transfer_name, else filename), and in NDJSON \
+            payload, the keyed archive of payload_data (link previews, app messages) as plain JSON (as json \
+            --plain prints it), when the row has one. A row whose attributedBody, message_summary_info or \
+            payload_data cannot be read gets an error field ({column, code, reason}) and the run goes on. \
+            --csv prints the same as RFC 4180 CSV with a header row (edits as their count, lists joined with \
+            '; ', no payload).
 
             The database is opened read-only and never written; a WAL database without its side files is \
             read as it is, without creating -wal or -shm files. Rows are read one at a time (bounded memory).

@@ -21,6 +21,9 @@ final class OutputSink {
     private let name: String
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
+    /// Runs before each write of buffered bytes: `batch` clears its progress line there when records and the
+    /// bar share a terminal, so that no record is printed on the bar's line.
+    var beforeWrite: (() -> Void)?
     /// The size up to which writes to a pipe are atomic on Linux and macOS.
     static let atomicWriteSize = 4096
 
@@ -77,6 +80,7 @@ final class OutputSink {
     }
 
     func flush() throws {
+        if !buffer.isEmpty { beforeWrite?() }
         var offset = 0
         defer {
             buffer.removeSubrange(..<offset)

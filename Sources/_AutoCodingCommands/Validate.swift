@@ -10,7 +10,10 @@ struct Validate: ParsableCommand {
             Prints `ok PATH …` or `FAIL PATH: reason` per file, then `N passed, M failed`. With --json, prints \
             one JSON record per file instead ({"path", "ok", "summary"} or {"path", "ok": false, "error": \
             {"code", "reason"}}) and the count line on standard error.
-            Exit status: 0 when all passed, 1 when any failed, 2 on a usage error.
+            With --strict, a file passes only when Apple's NSKeyedUnarchiver would open it: a keyed archive \
+            whose $archiver is NSKeyedArchiver, $version 100000, with a root entry in $top (this reader also \
+            accepts SCNKeyedArchiver and other names, plain property lists and typedstreams).
+            Exit status: 0 when all passed, 1 when any failed, 2 on a usage error or when no file was found.
             """
     )
 
@@ -22,6 +25,9 @@ struct Validate: ParsableCommand {
 
     @Flag(help: "Print one JSON record per file (NDJSON) instead of text lines.")
     var json = false
+
+    @Flag(help: "Also require what Apple's NSKeyedUnarchiver does: $archiver NSKeyedArchiver, $version 100000, $top.root.")
+    var strict = false
 
     @Argument(help: "Files or directories (searched recursively); '-' for standard input.")
     var paths: [String]
@@ -40,7 +46,7 @@ struct Validate: ParsableCommand {
             var record = JSONLine()
             record.string("path", path)
             do {
-                let summary = try FileCheck.check(path: path, options: options, roundtrip: roundtrip)
+                let summary = try FileCheck.check(path: path, options: options, roundtrip: roundtrip, strict: strict)
                 record.bool("ok", true)
                 record.string("summary", summary)
                 try sink.write(json ? record.finished + "\n" : TerminalText.escaped("ok \(path) \(summary)") + "\n")
@@ -52,6 +58,11 @@ struct Validate: ParsableCommand {
                 try sink.write(line + "\n")
                 failed += 1
             }
+        }
+        if passed + failed == 0 {
+            // Directories that hold no file are a mistake in the call, not a clean run.
+            StandardError.write("error: no input files in \(paths.joined(separator: ", "))")
+            throw ExitCode(2)
         }
         if json {
             try sink.flush()
@@ -77,13 +88,17 @@ enum FileCheck {
     /// A keyed archive is resolved into an object graph (every UID of every object followed). The round trip
     /// checks the engine (the value written by the native writer reads back equal) and, for archives, the
     /// object layer (the graph re-encoded reads back as an equivalent graph, sharing and cycles included).
-    static func check(path: String, options: ArchiveReadingOptions, roundtrip: Bool) throws -> String {
+    static func check(path: String, options: ArchiveReadingOptions, roundtrip: Bool, strict: Bool = false) throws -> String {
         let bytes = try InputFiles.read(path, limit: options.maxInputBytes)
+        if strict && Typedstream.hasSignature(bytes) {
+            throw StrictViolation(description: "a typedstream (NSArchiver), not a keyed archive")
+        }
         if Typedstream.hasSignature(bytes) {
             return try checkTypedstream(bytes, options: options, roundtrip: roundtrip)
         }
         let value = try ArchiveValue(propertyList: bytes, options: options)
         let archive = try keyedArchive(value, options: options)
+        if strict { try checkStrict(archive) }
         var summary = "plain \(value.typeName)"
         var graph: ArchiveGraph?
         if let archive {
@@ -109,6 +124,24 @@ enum FileCheck {
             summary += ", graph \(reencoded.count) bytes (\(percent(reencoded.count, of: bytes.count)))"
         }
         return summary
+    }
+
+    /// What `NSKeyedUnarchiver` refuses and this reader accepts.
+    struct StrictViolation: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Apple's unarchiver requires its own archiver name, version 100000 and a `root` (`decodeObjectForKey:@"root"`,
+    /// which `unarchiveObjectWithData:` uses, finds nothing otherwise).
+    static func checkStrict(_ archive: KeyedArchive?) throws {
+        guard let archive else { throw StrictViolation(description: "a plain property list, not a keyed archive") }
+        guard archive.archiver == "NSKeyedArchiver" else {
+            throw StrictViolation(description: "$archiver is \"\(archive.archiver)\", not NSKeyedArchiver")
+        }
+        guard archive.version == 100_000 else {
+            throw StrictViolation(description: "$version is \(archive.version), not 100000")
+        }
+        guard archive.top[ArchiveKey.root] != nil else { throw StrictViolation(description: "$top has no root") }
     }
 
     /// Reads a typedstream strictly; with `roundtrip`, writes it back, requires an equal table on reading

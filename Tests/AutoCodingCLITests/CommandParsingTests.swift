@@ -69,7 +69,7 @@ struct CommandParsingTests {
         ["inspect", "f", "--depth", "-1"],
         ["convert", "f", "-o", "g"],  // --to is required
         ["convert", "--to", "yaml", "f", "-o", "g"],
-        ["encode", "f.json"],  // -o is required
+        ["encode"],  // the JSON file is required (-o is not: standard output is the default)
         ["sample", "-o", "d", "--count", "-5"],
         ["validate"],
     ])

@@ -70,6 +70,12 @@ struct MessagesCommandTests {
         let attached = try #require(records.first { ($0["attachments"] as? [String])?.isEmpty == false })
         #expect((attached["attachments"] as? [String])?.first?.hasSuffix(".HEIC") == true)
         #expect(result.stderr.contains("66 messages, 0 with errors"))
+        // Every ninth is a link with its preview in payload_data (a keyed archive), printed as plain JSON.
+        let link = try #require(records.first { $0["payload"] != nil })
+        let payload = try #require(link["payload"] as? [String: Any])
+        let metadata = try #require((payload["root"] as? [String: Any])?["richLinkMetadata"] as? [String: Any])
+        #expect(metadata["URL"] as? String == link["text"] as? String)
+        #expect(records.filter { $0["payload"] != nil }.count >= 5)
         // Read-only: the same bytes, no side files.
         let after = try Self.state(path)
         #expect(after.bytes == before.bytes)

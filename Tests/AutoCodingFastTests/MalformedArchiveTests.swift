@@ -114,12 +114,25 @@ struct MalformedArchiveTests {
         expectError(
             .notPropertyList,
             reading: Array("<?xml version=\"1.0\"?><plist><array".utf8),
-            mentioning: "offset 28"
+            mentioning: "line 1, column 29"
+        )
+    }
+
+    /// A closing tag that does not match is found before libplist, which would not say where.
+    @Test func namesTheLineAndColumnOfAMismatchedClosingTag() {
+        expectError(
+            .notPropertyList,
+            reading: Array("<plist><array></dict></plist>".utf8),
+            mentioning: "closing tag </dict> at line 1, column 15 does not match <array> at line 1, column 8"
+        )
+        expectError(
+            .notPropertyList,
+            reading: Array("<?xml version=\"1.0\"?>\n<plist>\n<dict>\n  <key>a</key>\n  <integer>1</intger>\n</dict>\n</plist>".utf8),
+            mentioning: "closing tag </intger> at line 5, column 13 does not match <integer> at line 5, column 3"
         )
     }
 
     @Test func reportsXMLThatLibplistCannotParseAsALibplistFailure() {
-        expectError(.libplistFailure, reading: Array("<plist><array></dict></plist>".utf8))
         expectError(.libplistFailure, reading: Array("<plist><foo/></plist>".utf8))
         expectError(.libplistFailure, reading: Array("<plist><dict><string>no key</string></dict></plist>".utf8))
     }

@@ -326,4 +326,40 @@ struct GraphJSONTests {
         #expect(checked == SharedCorpus.files(in: "apple").count)
         #expect(checked > 0)
     }
+
+    // MARK: Class chains
+
+    /// Objects of one class print its chain once (a long chain shared by 300 objects was printed 300 times);
+    /// an object whose chain differs from the first one of its name prints its own, `[]` included.
+    @Test func printsEachClassChainOnce() throws {
+        let chain = ["App.Node", "App.Base", "NSObject"]
+        let nodes = (0..<3).map { _ in ArchivedObject(className: "App.Node", chain: chain) }
+        let odd = ArchivedObject(className: "App.Node", chain: [])
+        let other = ArchivedObject(className: "App.Node", chain: ["App.Node", "NSObject"])
+        // The first node holds the others, so they close (and are read) before it.
+        nodes[0]["children"] = .array(nodes.dropFirst().map { .object($0) } + [.object(odd), .object(other)])
+        let graph = ArchiveGraph(root: .object(nodes[0]))
+        let text = graph.json(prettyPrinted: false)
+        #expect(text.components(separatedBy: #""$classes":["App.Node","App.Base","NSObject"]"#).count == 2)
+        #expect(text.contains(#""$classes":[]"#))
+        #expect(text.contains(#""$classes":["App.Node","NSObject"]"#))
+        let back = try ArchiveGraph(json: text)
+        let elements = try #require(back.root?.object?["children"]?.elements)
+        let children = elements.compactMap(\.object)
+        #expect(back.root?.object?.archiveClass.chain == chain)
+        #expect(children.map(\.archiveClass.chain) == [chain, chain, [], ["App.Node", "NSObject"]])
+        try Self.expectRoundTrip(graph)
+    }
+
+    /// A first object without a chain: later ones of its name print theirs, and read back with them.
+    @Test func aChainlessFirstObjectKeepsLaterChains() throws {
+        let first = ArchivedObject(className: "Thing")
+        let second = ArchivedObject(className: "Thing", chain: ["Thing", "NSObject"])
+        first["next"] = .object(second)
+        let graph = ArchiveGraph(root: .object(first))
+        let back = try ArchiveGraph(json: graph.json())
+        #expect(back.root?.object?.archiveClass.chain == [])
+        #expect(back.root?.object?["next"]?.object?.archiveClass.chain == ["Thing", "NSObject"])
+        try Self.expectRoundTrip(graph)
+    }
 }

@@ -81,6 +81,22 @@ import _AutoCodingTestSupport
         #expect(onePass?.reason == twoPass?.reason)
     }
 
+    /// graph fuzz target (AddressSanitizer: a read past the bytes): a dictionary with both `$classname` and a
+    /// `$class` that is not a UID. The view checks `$class` only in dictionaries without `$classname`, and the
+    /// one pass read the string as a UID. It is an instance of an unnamed class, as on the other path.
+    @Test func readsAClassThatIsNotAUIDBesideAClassName() throws {
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null),
+            .dictionary(["$classname": .string("Odd"), "$class": .string("not a UID but long enough"), "x": .integer(7)]),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let graph = try ArchiveGraph(bytes: bytes)
+        let object = try #require(graph.root?.object)
+        #expect(object.archiveClass == ArchiveClass(name: ""))
+        #expect(object.fields["x"]?.scalar == .integer(7))
+        #expect(graph.isEquivalent(to: try Self.throughKeyedArchive(bytes)))
+    }
+
     /// Instances of one class share one class value, read once from its descriptor; a cycle resolves to the
     /// same object.
     @Test func sharesClassesAndKeepsCycles() throws {

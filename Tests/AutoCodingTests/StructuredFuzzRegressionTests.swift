@@ -216,7 +216,31 @@ struct StructuredFuzzRegressionTests {
         ])
         let keyed = graph.keyedArchiveGraph()
         let read = try ArchiveGraph(bytes: keyed.binaryPlist())
+        // What Apple's keyed archiver writes for `encodeArrayOfObjCType:"i" count:2 at:` (the layout of
+        // corelibs-foundation_NSKeyedUnarchiver-ConcreteValueTest.plist in the shared corpus).
+        let array = try #require(read.roots["$1"]?.object)
+        #expect(array.className == "_NSKeyedCoderOldStyleArray")
+        #expect(array.archiveClass.chain == ["_NSKeyedCoderOldStyleArray", "NSObject"])
+        #expect(Array(array.fields.keys) == ["$0", "$1", "NS.count", "NS.size", "NS.type"])
+        #expect(array["$0"]?.int == 1 && array["$1"]?.int == 2)
+        #expect(array["NS.count"]?.int == 2 && array["NS.size"]?.int == 4 && array["NS.type"]?.int == Int(UInt8(ascii: "i")))
+        // The object layer reads it back as the C array's values.
+        let values = try KeyedUnarchiver(forReadingFrom: Data(keyed.binaryPlist())).decodeObject(forKey: "$1") as? [Any]
+        #expect(values?.compactMap { $0 as? Int } == [1, 2])
+    }
+
+    /// A top-level struct has no keyed form (NSKeyedArchiver refuses to encode structs): it becomes an NSArray of
+    /// its members, so that the archive still reads back.
+    @Test func theKeyedGraphOfAStreamWithATopLevelStructReadsBack() throws {
+        let graph = TypedGraph(groups: [
+            TypedGroup(encoding: "@", values: [.object(.number(Int64(7)))]),
+            TypedGroup(
+                encoding: "{_NSPoint=ff}",
+                values: [.structure([.float(1), .float(2)], encoding: "{_NSPoint=ff}")]),
+        ])
+        let read = try ArchiveGraph(bytes: graph.keyedArchiveGraph().binaryPlist())
         #expect(read.roots["$1"]?.object?.className == "NSArray")
+        #expect(read.roots["$1"]?.object?["NS.objects"]?.elements?.compactMap(\.double) == [1, 2])
     }
 
     /// typed target (oracle: memory, 2 GB at `JSONTextSink.appendQuoted`): a 245 KB stream whose array holds one

@@ -2,12 +2,15 @@ import AutoCoding
 import Foundation
 
 // The workloads of issue 7, generated from fixed seeds so that every run (and the committed malloc-count
-// thresholds) sees the same inputs. `autocoding-bench` builds the same shapes; these are the hot-path sizes.
+// thresholds) sees the same inputs. The random generator and the W2 and W3 generators live only here:
+// `autocoding-bench` (ComparisonRunner) builds its W2 and W3 from them, at its own sizes.
 
 /// A small deterministic generator (SplitMix64).
 public struct SplitMix64 {
     private var state: UInt64
+    /// A generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next value of the sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -110,17 +113,21 @@ public enum Fixtures {
         return result
     }
 
-    /// W2: `n` string → integer entries, integers of 1 to 8 bytes, some negative.
-    public static func numbers(_ n: Int) -> [String: Int64] {
+    /// W2's entries in key order: `key-0` … `key-(n-1)` → integers of 1 to 8 bytes (by `i % 8`), every fifth
+    /// negative.
+    public static func numberEntries(_ n: Int) -> [(key: String, value: Int64)] {
         var rng = SplitMix64(seed: 0x5EED_0002)
-        var result: [String: Int64] = [:]
-        for i in 0..<n {
+        return (0..<n).map { i in
             let width = i % 8 + 1
             let mask: UInt64 = width == 8 ? UInt64(Int64.max) : (1 << (8 * width - 1)) - 1
             let value = Int64(rng.next() & mask)
-            result["key-\(i)"] = i % 5 == 0 ? -value : value
+            return ("key-\(i)", i % 5 == 0 ? -value : value)
         }
-        return result
+    }
+
+    /// W2: `n` string → integer entries, integers of 1 to 8 bytes, some negative.
+    public static func numbers(_ n: Int) -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: numberEntries(n).map { ($0.key, $0.value) })
     }
 
     /// W3: `n` data values of 4 KiB.

@@ -10,7 +10,7 @@ import Darwin
 
 // `autocoding-bench` (the Benchmarks package's comparison runner): the same work through swift-corelibs-foundation, libplist's C API and this package, side by
 // side in one run, on the same bytes (issue 7). The files of this folder: the command (here), measuring, libplist's
-// C API, the models, the workloads W1 to W4, the runner with its child processes, the report and the scaling series.
+// C API, the models, the workloads W1 to W5, the runner with its child processes, the report and the scaling series.
 
 /// `autocoding-bench`: times every decode and encode path of issue 7 on the same inputs and prints one table.
 struct Bench: ParsableCommand {
@@ -21,7 +21,8 @@ struct Bench: ParsableCommand {
             Workloads: W1 an array of N Person objects (name, age, height, isActive, email, birthday, 3 tags, an \
             Address object, 2 shared friends; W1c is a variant with reference cycles, for this package's paths \
             only), W2 a dictionary of N string → integer entries, W3 an array of N/100 4 KiB data values, W4 \
-            every file of shared/corpus/apple (or generated small archives when the corpus is not found).
+            every file of shared/corpus/apple (or generated small archives when the corpus is not found), W5 every \
+            typedstream of shared/corpus/typedstream read to events and to a TypedGraph (or generated ones).
 
             Every path's result is checked against the source data (counts and a sample of fields). Each path's \
             peak RSS is measured in a child process that runs it once. Exit status: 0 when every check passed, \
@@ -30,7 +31,7 @@ struct Bench: ParsableCommand {
     )
 
     enum WorkloadChoice: String, ExpressibleByArgument, CaseIterable {
-        case W1, W2, W3, W4, all
+        case W1, W2, W3, W4, W5, all
     }
 
     @Flag(help: "A small-N smoke run: N = 1000, one run per path. Checks every path's result.")
@@ -45,7 +46,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed runs per path; the median is reported. Default: 5 (1 with --quick).")
     var runs: Int?
 
-    @Option(help: "The workload to run: W1, W2, W3, W4 or all.")
+    @Option(help: "The workload to run: W1, W2, W3, W4, W5 or all.")
     var workload: WorkloadChoice = .all
 
     @Flag(help: "Run the scaling series instead: W1 at N = 10k, 100k, 1M (1k, 10k with --quick).")
@@ -66,6 +67,9 @@ struct Bench: ParsableCommand {
     @Option(help: "The folder of archives for W4. Default: shared/corpus/apple, searched upward from here.")
     var corpus: String?
 
+    @Option(help: "The folder of typedstreams for W5. Default: shared/corpus/typedstream, searched upward from here.")
+    var typedstreams: String?
+
     @Option(help: .hidden)
     var child: String?
 
@@ -84,7 +88,7 @@ struct Bench: ParsableCommand {
     func run() throws {
         let settings = BenchSettings(
             n: n ?? (quick ? 1_000 : 100_000), runs: runs ?? (quick ? 1 : 5), quick: quick,
-            libplistWriteCap: libplistWriteCap, corpus: corpus)
+            libplistWriteCap: libplistWriteCap, corpus: corpus, typedstreams: typedstreams)
         if let child {
             try BenchChild.run(child, directory: childDir ?? NSTemporaryDirectory(), start: childStart, settings: settings)
             return
@@ -99,7 +103,7 @@ struct Bench: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         let context = BenchContext(settings: settings, directory: directory.path, isChild: false)
         let keys: [String] =
-            workload == .all ? ["W1", "W1c", "W2", "W3", "W4"] : workload == .W1 ? ["W1", "W1c"] : [workload.rawValue]
+            workload == .all ? ["W1", "W1c", "W2", "W3", "W4", "W5"] : workload == .W1 ? ["W1", "W1c"] : [workload.rawValue]
         var report = BenchReport(machine: MachineInfo.current(), settings: settings)
         for key in keys {
             let workload = try BenchWorkloads.make(key, context: context)
@@ -126,6 +130,7 @@ struct BenchSettings: Codable {
     var quick: Bool
     var libplistWriteCap: Int
     var corpus: String?
+    var typedstreams: String?
 }
 
 /// Output: the report on stdout, progress on stderr (so that `--json` stays parseable).

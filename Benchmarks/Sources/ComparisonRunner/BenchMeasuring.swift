@@ -69,6 +69,6 @@ struct MachineInfo: Codable {
         return MachineInfo(
             cores: ProcessInfo.processInfo.activeProcessorCount, cpu: model,
             memoryGiB: (Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30) * 10).rounded() / 10,
-            kernel: kernel, libplist: LibplistC.shared?.describe ?? "not found")
+            kernel: kernel, libplist: LibplistC.describe)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoCoding
+import BenchmarkFixtures
 import Foundation
 
 #if canImport(Glibc)
@@ -69,19 +70,6 @@ struct PersonSpec {
                 email: "user\(i)@example.com", birthday: birthday, tags: tags, street: street, city: city, zip: zip,
                 friends: friends)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

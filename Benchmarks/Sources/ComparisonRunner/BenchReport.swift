@@ -33,8 +33,8 @@ struct BenchReport: Codable {
                 + "encoder output, since corelibs cannot archive or unarchive cycles. PropertyListEncoder/Decoder use the "
                 + "equivalent Codable plist (friends as indices: a plist cannot share objects).",
             "libplist C floor: plist_from_bin + a walk of every node with libplist's iterators, reading each value "
-                + "(strings and data by pointer, keys not copied) + plist_free, called through dlopen'd "
-                + "\(context.lib?.describe ?? "libplist (not found)").",
+                + "(strings and data by pointer, keys not copied) + plist_free, in C (the LibplistFloor target), with "
+                + "\(LibplistC.describe).",
             "libplist plist_to_bin is quadratic in 2.2: it runs only on inputs of at most \(settings.libplistWriteCap) "
                 + "bplist objects; larger workloads are measured at the smaller N the note gives.",
             "peak RSS: VmHWM of a child process that builds the path's input, resets the high-water mark "
@@ -109,7 +109,7 @@ struct BenchReport: Codable {
 
     /// Workload order as run, decode rows before encode rows, then the order the paths were defined in.
     static func order(_ a: BenchRow, _ b: BenchRow) -> Bool {
-        let workloads = ["W1", "W1c", "W2", "W3", "W4"]
+        let workloads = ["W1", "W1c", "W2", "W3", "W4", "W5"]
         let wa = workloads.firstIndex(of: a.workload) ?? 9
         let wb = workloads.firstIndex(of: b.workload) ?? 9
         if wa != wb { return wa < wb }

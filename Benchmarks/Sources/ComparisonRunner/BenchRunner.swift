@@ -150,6 +150,7 @@ struct BenchRunner {
             "--child-start", String(start),
         ]
         if let corpus = context.settings.corpus { arguments += ["--corpus", corpus] }
+        if let typedstreams = context.settings.typedstreams { arguments += ["--typedstreams", typedstreams] }
         return arguments
     }
 

@@ -14,7 +14,6 @@ final class BenchContext {
     let settings: BenchSettings
     let directory: String
     let isChild: Bool
-    let lib = LibplistC.shared
     private var cache: [String: [UInt8]] = [:]
 
     init(settings: BenchSettings, directory: String, isChild: Bool) {
@@ -119,6 +118,7 @@ enum BenchWorkloads {
         case "W2": return NumbersWorkload(context: context, n: n)
         case "W3": return DataWorkload(context: context, n: max(1, n / 100))
         case "W4": return CorpusWorkload(context: context)
+        case "W5": return TypedstreamWorkload(context: context)
         default: throw ValidationError("unknown workload \(key)")
         }
     }
@@ -149,25 +149,23 @@ enum BenchPaths {
             let expected = expectedObjects()
             return found == expected ? nil : "FAIL: \(what) has \(found) $objects, expected \(expected)"
         }
-        if let lib = context.lib {
-            paths.append(
-                BenchPath(
-                    id: "libplist.read", label: "libplist C plist_from_bin + walk + plist_free", operation: .decode,
-                    role: .floorBaseline
-                ) {
-                    let bytes = try input()
-                    return PreparedPath(
-                        inputBytes: bytes.count,
-                        run: {
-                            guard let walk = lib.parseWalkFree(bytes) else { throw BenchError("libplist rejected the input") }
-                            return walk
-                        },
-                        check: { result in
-                            guard let walk = result as? LibplistC.Walk else { return "FAIL: no result" }
-                            return countCheck(walk.objects, "libplist's tree")
-                        })
-                })
-        }
+        paths.append(
+            BenchPath(
+                id: "libplist.read", label: "libplist C plist_from_bin + walk + plist_free", operation: .decode,
+                role: .floorBaseline
+            ) {
+                let bytes = try input()
+                return PreparedPath(
+                    inputBytes: bytes.count,
+                    run: {
+                        guard let walk = LibplistC.parseWalkFree(bytes) else { throw BenchError("libplist rejected the input") }
+                        return walk
+                    },
+                    check: { result in
+                        guard let walk = result as? LibplistC.Walk else { return "FAIL: no result" }
+                        return countCheck(walk.objects, "libplist's tree")
+                    })
+            })
         paths.append(
             BenchPath(id: "ours.engine", label: "ours engine read: KeyedArchiveView (native)", operation: .decode) {
                 let bytes = try input()
@@ -283,16 +281,15 @@ enum BenchPaths {
     /// `plist_to_bin` of `bytes` parsed by libplist; its output must read back as the same value.
     static func libplistWrite(
         context: BenchContext, label: String, input: @escaping () throws -> (bytes: [UInt8], objects: Int?, note: String?)
-    ) -> BenchPath? {
-        guard let lib = context.lib else { return nil }
-        return BenchPath(id: "libplist.write", label: label, operation: .encode, role: .floorBaseline) {
+    ) -> BenchPath {
+        BenchPath(id: "libplist.write", label: label, operation: .encode, role: .floorBaseline) {
             let (bytes, objects, note) = try input()
-            guard let tree = LibplistTree(bytes, lib: lib) else { throw BenchError("libplist rejected the input") }
+            guard let tree = LibplistTree(bytes) else { throw BenchError("libplist rejected the input") }
             return PreparedPath(
                 inputBytes: nil, objects: objects, note: note, input: note == nil ? nil : "capped",
-                run: { lib.writeBinary(tree.node) },
+                run: { LibplistC.writeBinary(tree) },
                 check: { _ in
-                    let written = lib.writeBinaryBytes(tree.node)
+                    let written = LibplistC.writeBinaryBytes(tree)
                     guard let back = try? ArchiveValue(propertyList: written), let original = try? ArchiveValue(propertyList: bytes)
                     else { return "FAIL: libplist's output does not read back" }
                     return back == original ? nil : "FAIL: libplist's output reads back different"

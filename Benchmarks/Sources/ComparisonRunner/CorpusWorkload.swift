@@ -52,8 +52,9 @@ final class CorpusWorkload: BenchWorkload {
         return File(name: name, bytes: bytes, data: Data(bytes), topKeys: view?.topKeys ?? ["root"], objects: view?.objectCount ?? 0)
     }
 
-    /// `--corpus`, else shared/corpus/apple in this folder or one above it, from here or from the executable.
-    static func findCorpus(_ explicit: String?) -> String? {
+    /// `explicit` (an option's folder), else shared/corpus/`folder` in this folder or one above it, from here or
+    /// from the executable.
+    static func findCorpus(_ explicit: String?, folder wanted: String = "apple") -> String? {
         if let explicit { return explicit }
         var starts = [FileManager.default.currentDirectoryPath]
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -62,7 +63,7 @@ final class CorpusWorkload: BenchWorkload {
         for start in starts {
             var folder = start
             for _ in 0..<8 {
-                for candidate in ["shared/corpus/apple", "corpus/apple"] {
+                for candidate in ["shared/corpus/" + wanted, "corpus/" + wanted] {
                     let path = (folder as NSString).appendingPathComponent(candidate)
                     var isDirectory: ObjCBool = false
                     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -155,17 +156,15 @@ final class CorpusWorkload: BenchWorkload {
                         return same == graphs.count ? "ok (\(same)/\(graphs.count))" : "FAIL: \(same) of \(graphs.count) equivalent"
                     })
             })
-        if let lib = context.lib {
-            paths.append(
-                BenchPath(id: "libplist.write", label: "libplist plist_to_bin per file", operation: .encode, role: .floorBaseline) {
-                    [unowned self] in
-                    let cap = context.settings.libplistWriteCap
-                    let trees = files.filter { $0.objects <= cap }.compactMap { LibplistTree($0.bytes, lib: lib) }
-                    return PreparedPath(
-                        inputBytes: nil, run: { trees.reduce(0) { $0 + lib.writeBinary($1.node) } },
-                        check: { _ in "ok (\(trees.count)/\(self.files.count))" })
-                })
-        }
+        paths.append(
+            BenchPath(id: "libplist.write", label: "libplist plist_to_bin per file", operation: .encode, role: .floorBaseline) {
+                [unowned self] in
+                let cap = context.settings.libplistWriteCap
+                let trees = files.filter { $0.objects <= cap }.compactMap { LibplistTree($0.bytes) }
+                return PreparedPath(
+                    inputBytes: nil, run: { trees.reduce(0) { $0 + LibplistC.writeBinary($1) } },
+                    check: { _ in "ok (\(trees.count)/\(self.files.count))" })
+            })
         paths.append(
             BenchPath(id: "corelibs.unarchiver", label: "corelibs NSKeyedUnarchiver + substituting delegate",
                       operation: .decode, role: .foundationBaseline) { [unowned self] in
@@ -188,16 +187,14 @@ final class CorpusWorkload: BenchWorkload {
                     run: counted(subset) { [unowned self] in corelibsPropertyList($0) },
                     check: { [unowned self] result in "ok (\(result as? Int ?? 0) of \(files.count) parsed)" })
             })
-        if let lib = context.lib {
-            paths.append(
-                BenchPath(id: "libplist.read", label: "libplist C parse + walk + free per file", operation: .decode,
-                          role: .floorBaseline) { [unowned self] in
-                    PreparedPath(
-                        inputBytes: bytes(all),
-                        run: counted(all) { [unowned self] in lib.parseWalkFree(files[$0].bytes) != nil },
-                        check: allDecoded(files.count))
-                })
-        }
+        paths.append(
+            BenchPath(id: "libplist.read", label: "libplist C parse + walk + free per file", operation: .decode,
+                      role: .floorBaseline) { [unowned self] in
+                PreparedPath(
+                    inputBytes: bytes(all),
+                    run: counted(all) { [unowned self] in LibplistC.parseWalkFree(files[$0].bytes) != nil },
+                    check: allDecoded(files.count))
+            })
         paths.append(
             BenchPath(id: "ours.engine", label: "ours engine read: KeyedArchiveView per file", operation: .decode) {
                 [unowned self] in
@@ -217,7 +214,7 @@ final class CorpusWorkload: BenchWorkload {
                     check: allDecoded(files.count))
             })
         paths.append(
-            BenchPath(id: "ours.graph", label: "ours ArchiveGraph(bytes:) per file", operation: .decode) { [unowned self] in
+            BenchPath(id: "ours.graph", label: "ours ArchiveGraph(bytes:), every archive in one process", operation: .decode) { [unowned self] in
                 PreparedPath(
                     inputBytes: bytes(all),
                     run: counted(all) { [unowned self] in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoCoding
+import BenchmarkFixtures
 import Foundation
 
 #if canImport(Glibc)
@@ -20,16 +21,7 @@ final class DataWorkload: BenchWorkload {
         self.n = n
     }
 
-    lazy var values: [Data] = {
-        var rng = SplitMix64(seed: 0x5EED_0003)
-        return (0..<n).map { _ in
-            var bytes = [UInt8](repeating: 0, count: 4096)
-            bytes.withUnsafeMutableBytes { raw in
-                for i in stride(from: 0, to: 4096, by: 8) { raw.storeBytes(of: rng.next(), toByteOffset: i, as: UInt64.self) }
-            }
-            return Data(bytes)
-        }
-    }()
+    lazy var values = Fixtures.blobs(n)
 
     var corelibsArchive: [UInt8] {
         get throws {
@@ -91,11 +83,8 @@ final class DataWorkload: BenchWorkload {
                     })
             },
         ]
-        if let path = BenchPaths.libplistWrite(
-            context: context, label: "libplist plist_to_bin", input: { [unowned self] in (try corelibsArchive, nil, nil) })
-        {
-            paths.append(path)
-        }
+        paths.append(BenchPaths.libplistWrite(
+            context: context, label: "libplist plist_to_bin", input: { [unowned self] in (try corelibsArchive, nil, nil) }))
         paths += [
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) { [unowned self] in
                 let table = try KeyedArchiveEncoder().encodeArchive(values)

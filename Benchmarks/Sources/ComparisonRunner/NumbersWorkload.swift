@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoCoding
+import BenchmarkFixtures
 import Foundation
 
 #if canImport(Glibc)
@@ -20,16 +21,7 @@ final class NumbersWorkload: BenchWorkload {
         self.n = n
     }
 
-    lazy var entries: [(key: String, value: Int64)] = {
-        var rng = SplitMix64(seed: 0x5EED_0002)
-        return (0..<n).map { i in
-            let width = i % 8 + 1
-            let mask: UInt64 = width == 8 ? UInt64(Int64.max) : (1 << (8 * width - 1)) - 1
-            var value = Int64(rng.next() & mask)
-            if i % 5 == 0 { value = -value }
-            return ("key-\(i)", value)
-        }
-    }()
+    lazy var entries = Fixtures.numberEntries(n)
     lazy var dictionary = Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) })
     lazy var nsDictionary = NSDictionary(
         objects: entries.map { NSNumber(value: $0.value) }, forKeys: entries.map { $0.key as NSString })
@@ -97,7 +89,7 @@ final class NumbersWorkload: BenchWorkload {
                     })
             },
         ]
-        if let path = BenchPaths.libplistWrite(
+        paths.append(BenchPaths.libplistWrite(
             context: context, label: "libplist plist_to_bin",
             input: { [unowned self] in
                 let cap = context.settings.libplistWriteCap
@@ -105,10 +97,7 @@ final class NumbersWorkload: BenchWorkload {
                 let smaller = [50_000, 20_000, 10_000, 5_000, 2_000, 1_000].first { $0 * 2 + 10 <= cap } ?? 1_000
                 let small = NumbersWorkload(context: context, n: smaller)
                 return (try small.corelibsArchive, small.objects, "N = \(smaller): quadratic, capped at \(cap) objects")
-            })
-        {
-            paths.append(path)
-        }
+            }))
         paths += [
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) { [unowned self] in
                 let table = try KeyedArchiveEncoder().encodeArchive(dictionary)

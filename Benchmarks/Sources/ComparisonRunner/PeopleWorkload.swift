@@ -1,5 +1,6 @@
 import ArgumentParser
 import AutoCoding
+import BenchmarkFixtures
 import Foundation
 
 #if canImport(Glibc)
@@ -197,12 +198,9 @@ final class PeopleWorkload: BenchWorkload {
                             return checkRecords((try? PropertyListDecoder().decode([PersonRecord].self, from: data)) as Any)
                         })
                 })
-            if let path = BenchPaths.libplistWrite(
+            paths.append(BenchPaths.libplistWrite(
                 context: context, label: "libplist plist_to_bin",
-                input: { [unowned self] in try libplistWriteInput() })
-            {
-                paths.append(path)
-            }
+                input: { [unowned self] in try libplistWriteInput() }))
         }
         paths.append(
             BenchPath(id: "ours.writer", label: "ours writer: KeyedArchive.binaryPlist()", operation: .encode) {

@@ -15,6 +15,9 @@ public struct ArchiveGraph {
     /// refuse an `.array` or `.dictionary` in `$top`, so a graph with such a root writes an archive that does not
     /// read back.
     public var roots: OrderedDictionary<String, ArchivedValue>
+    /// The number each object had where the graph was read from (its archive UID, or its `$uid` in JSON), so that
+    /// `json`, `inspect` (`#n`) and `get` (`UID n`) name an object by one number. Nil for a graph made in code.
+    package var objectNumbers: ObjectNumbers?
 
     /// Creates a graph from its roots.
     public init(archiver: String = "NSKeyedArchiver", roots: OrderedDictionary<String, ArchivedValue>) {
@@ -42,6 +45,7 @@ public struct ArchiveGraph {
     package init(view: KeyedArchiveView) throws(ArchiveError) {
         let resolver = try GraphResolver(view: view)
         self.init(archiver: view.archiver, roots: resolver.top.mapValues(resolver.resolve))
+        objectNumbers = ObjectNumbers(uids: resolver.shells)
     }
 
     /// Resolves every UID of a validated archive. Instances become ``ArchivedObject``s, one per `$objects`
@@ -54,6 +58,7 @@ public struct ArchiveGraph {
         try archive.validate()
         let resolver = try GraphResolver(archive: archive)
         self.init(archiver: archive.archiver, roots: resolver.top.mapValues(resolver.resolve))
+        objectNumbers = ObjectNumbers(uids: resolver.shells)
     }
 
     /// Encodes the graph as a keyed archive. Each object is written once, whatever the number of references
@@ -83,7 +88,8 @@ struct GraphResolver {
     let top: OrderedDictionary<String, ArchiveValue>
     /// The entries that are not instances, by UID (nil for instances).
     private let values: [ArchiveValue?]
-    private let shells: [ArchivedObject?]
+    /// One object per instance entry, by UID.
+    let shells: [ArchivedObject?]
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
     /// expanded tree. The copies share one resolved array instead.
@@ -101,17 +107,20 @@ struct GraphResolver {
         var values = [ArchiveValue?](repeating: nil, count: entries.count)
         var classes: [Int: ArchiveClass] = [:]
         for uid in 0..<entries.count {
-            guard let classUID = entries.classUID(ofInstance: uid) else {
+            guard entries.isInstance(uid) else {
                 values[uid] = try entries.value(uid)
                 continue
             }
-            let archiveClass: ArchiveClass
-            if let known = classes[classUID] {
-                archiveClass = known
-            } else {
-                // Validated: the descriptor has a string $classname.
-                archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
-                classes[classUID] = archiveClass
+            // A `$class` that is not a UID naming a descriptor (possible only beside a `$classname`, which the
+            // view does not check further) gives an unnamed class, as ``KeyedArchive/archiveClass(of:)`` does.
+            var archiveClass = ArchiveClass(name: "")
+            if let classUID = entries.classUID(ofInstance: uid) {
+                if let known = classes[classUID] {
+                    archiveClass = known
+                } else {
+                    archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
+                    classes[classUID] = archiveClass
+                }
             }
             shells[uid] = ArchivedObject(archiveClass: archiveClass)
         }
@@ -265,5 +274,41 @@ struct GraphEncoder {
             for (key, value) in object.fields { fields[key] = encode(value) }
             builder.fillInstance(uid, object.archiveClass, fields)
         }
+    }
+}
+
+/// Objects with the numbers they had in their source. Holds the objects, so that the identifiers stay theirs.
+/// Read from an archive, the number is the UID: the table by object is built the first time one is asked
+/// (printing JSON), not by every decode.
+package final class ObjectNumbers {
+    private let byUID: [ArchivedObject?]
+    private let numbered: [(ArchivedObject, Int)]
+    private var table: [ObjectIdentifier: Int]?
+    /// One more than the largest number: the first one free for objects and values that have none.
+    let firstFree: Int
+
+    /// Objects numbered by the text they were read from (JSON `$uid`s).
+    init(_ numbered: [(ArchivedObject, Int)]) {
+        byUID = []
+        self.numbered = numbered
+        firstFree = (numbered.map(\.1).max() ?? 0) + 1
+    }
+
+    /// Objects read from an archive, each numbered by its UID (`uids[uid]`, nil for entries that are no object).
+    init(uids: [ArchivedObject?]) {
+        byUID = uids
+        numbered = []
+        firstFree = (uids.lastIndex { $0 != nil } ?? 0) + 1
+    }
+
+    /// The number of `object`, if it came from the source.
+    subscript(object: ArchivedObject) -> Int? {
+        if let table { return table[ObjectIdentifier(object)] }
+        var built: [ObjectIdentifier: Int] = [:]
+        built.reserveCapacity(numbered.count + byUID.count)
+        for (object, number) in numbered { built[ObjectIdentifier(object)] = number }
+        for (uid, object) in byUID.enumerated() { if let object { built[ObjectIdentifier(object)] = uid } }
+        table = built
+        return built[ObjectIdentifier(object)]
     }
 }

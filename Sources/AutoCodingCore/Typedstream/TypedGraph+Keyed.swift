@@ -15,18 +15,49 @@ extension TypedGraph {
         var roots: OrderedDictionary<String, ArchivedValue> = [:]
         for (index, value) in groups.flatMap(\.values).enumerated() {
             var converted = converter.convert(value)
-            if case .array = converted {
-                // A top-level C array or struct: `$top` holds only UIDs, so it becomes an NSArray of its values
-                // (left in place, every keyed reader refuses the archive).
-                let array = ArchivedObject(
-                    archiveClass: ArchiveClass(name: "NSArray", chain: ["NSArray", "NSObject"]),
-                    fields: [FoundationKey.objects: converted])
-                converted = .object(array)
+            if case .array(let elements) = converted {
+                // `$top` holds only UIDs (left in place, every keyed reader refuses the archive). A C array becomes
+                // what `encodeArrayOfObjCType:count:at:` writes; a struct, which NSKeyedArchiver refuses to encode,
+                // becomes an NSArray of its members.
+                if case .array(_, let encoding) = value, let array = Self.oldStyleArray(elements, encoding: encoding) {
+                    converted = .object(array)
+                } else {
+                    converted = .object(
+                        ArchivedObject(
+                            archiveClass: ArchiveClass(name: "NSArray", chain: ["NSArray", "NSObject"]),
+                            fields: [FoundationKey.objects: converted]))
+                }
             }
             roots[index == 0 ? "root" : "$\(index)"] = converted
         }
         converter.drain()
         return ArchiveGraph(roots: roots)
+    }
+}
+
+extension TypedGraph {
+    /// Element sizes of the one-character Objective-C types, as `NS.size` records them (64-bit).
+    private static let elementSizes: [UInt8: Int64] = [
+        UInt8(ascii: "c"): 1, UInt8(ascii: "C"): 1, UInt8(ascii: "B"): 1, UInt8(ascii: "s"): 2, UInt8(ascii: "S"): 2,
+        UInt8(ascii: "i"): 4, UInt8(ascii: "I"): 4, UInt8(ascii: "l"): 4, UInt8(ascii: "L"): 4, UInt8(ascii: "f"): 4,
+        UInt8(ascii: "q"): 8, UInt8(ascii: "Q"): 8, UInt8(ascii: "d"): 8, UInt8(ascii: "@"): 8, UInt8(ascii: "*"): 8,
+        UInt8(ascii: "#"): 8, UInt8(ascii: ":"): 8,
+    ]
+
+    /// `_NSKeyedCoderOldStyleArray` as Apple's keyed archiver writes it: the elements under `$0`, `$1` …, then
+    /// `NS.count`, `NS.size` (the element size) and `NS.type` (the element type's character). Nil for an
+    /// encoding such as `[2{…}]`, whose elements are not of a one-character type.
+    static func oldStyleArray(_ elements: [ArchivedValue], encoding: String) -> ArchivedObject? {
+        let body = encoding.utf8.dropFirst().drop { (0x30...0x39).contains($0) }
+        guard encoding.utf8.first == UInt8(ascii: "["), body.count == 2, body.last == UInt8(ascii: "]"),
+            let type = body.first, let size = elementSizes[type]
+        else { return nil }
+        let array = ArchivedObject(className: "_NSKeyedCoderOldStyleArray", chain: ["_NSKeyedCoderOldStyleArray", "NSObject"])
+        for (index, element) in elements.enumerated() { array["$\(index)"] = element }
+        array["NS.count"] = .inline(.integer(Int64(elements.count)))
+        array["NS.size"] = .inline(.integer(size))
+        array["NS.type"] = .inline(.integer(Int64(type)))
+        return array
     }
 }
 

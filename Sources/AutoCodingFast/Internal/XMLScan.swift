@@ -29,6 +29,8 @@ struct XMLScan {
     private var frames: [Frame] = []
     private var elements = 0
     private var dictionaries: [Dictionary] = []
+    /// The elements open at `i`, innermost last, with the offsets of their start tags.
+    private var openTags: [(name: String, start: Int)] = []
 
     /// Scans `bytes` and returns every dictionary in document order, or throws what libplist must not see.
     static func scan(
@@ -89,9 +91,9 @@ struct XMLScan {
                     i += 1
                 }
             }
-            throw Self.malformed("unterminated DOCTYPE at offset \(start)")
+            throw Self.malformed("unterminated DOCTYPE at \(position(start))")
         } else {
-            throw Self.malformed("unknown markup \"<!\" at offset \(start)")
+            throw Self.malformed("unknown markup \"<!\" at \(position(start))")
         }
     }
 
@@ -105,26 +107,40 @@ struct XMLScan {
             if bytes[i] == Self.ascii("\"") { i = try skipQuoted(from: i, start) } else { i += 1 }
         }
         guard i < bytes.count, bytes[i] == Self.ascii(">") else {
-            throw Self.malformed("the tag at offset \(start) has no closing '>'")
+            throw Self.malformed("the tag at \(position(start)) has no closing '>'")
         }
         let isEmpty = bytes[i - 1] == Self.ascii("/")
         i += 1
         if isEmpty, nameEnd > nameStart, bytes[nameEnd - 1] == Self.ascii("/") { nameEnd -= 1 }
         let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
 
-        if name == "/array" || name == "/dict" {
-            guard frames.popLast() != nil else {
-                throw Self.malformed("closing tag at offset \(start) has no open <array> or <dict>")
+        if name.hasPrefix("/") {
+            // Every closing tag must close the element open last: libplist refuses a mismatch without saying
+            // where, so the scan finds it first and names the line and column of both tags.
+            let closed = name.dropFirst()
+            guard let open = openTags.popLast() else {
+                // libplist ignores a stray closing tag after the document (`</plist>` once a DOCTYPE swallowed
+                // the start tag), but not one of a container.
+                guard closed != "array" && closed != "dict" else {
+                    throw Self.malformed("closing tag </\(closed)> at \(position(start)) has no open <array> or <dict>")
+                }
+                return
             }
+            guard open.name == closed else {
+                throw Self.malformed(
+                    "closing tag </\(closed)> at \(position(start)) does not match <\(open.name)> at \(position(open.start))")
+            }
+            if closed == "array" || closed == "dict" { frames.removeLast() }
             return
         }
-        if name.hasPrefix("/") || name == "plist" { return }
+        if !isEmpty { openTags.append((name, start)) }
+        if name == "plist" { return }
 
         elements += 1
         guard elements <= options.maxObjectCount else {
             throw ArchiveError(
                 .limitExceeded,
-                "XML plist has more than \(options.maxObjectCount) elements (maxObjectCount) at offset \(start)"
+                "XML plist has more than \(options.maxObjectCount) elements (maxObjectCount) at \(position(start))"
             )
         }
         // In a dictionary, libplist takes a <key> as a key only when no key waits for its value (and it is not
@@ -149,14 +165,14 @@ struct XMLScan {
             guard frames.count <= max(options.depthLimit, 1) else {
                 throw ArchiveError(
                     .depthLimitExceeded,
-                    "XML containers nest deeper than the depth limit \(max(options.depthLimit, 1)) at offset \(start)"
+                    "XML containers nest deeper than the depth limit \(max(options.depthLimit, 1)) at \(position(start))"
                 )
             }
         default:
             guard let scalar = Scalar(rawValue: name) else { return }
             guard !isEmpty else {
                 // libplist reads <integer/>, <real/> and <date/> as 0; CoreFoundation rejects them.
-                if scalar != .data { throw Self.badText(scalar, at: start, "nothing") }
+                if scalar != .data { throw Self.badText(scalar, at: position(start), "nothing") }
                 return
             }
             try checkText(of: scalar, start)
@@ -182,7 +198,7 @@ struct XMLScan {
             let segmentStart = i
             while i < bytes.count, bytes[i] != Self.ascii("<") { i += 1 }
             take(UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<i]))
-            guard i < bytes.count else { throw Self.malformed("unterminated <\(scalar)> at offset \(start)") }
+            guard i < bytes.count else { throw Self.malformed("unterminated <\(scalar)> at \(position(start))") }
             if matches("<!--", at: i) {
                 i = try skip(past: "-->", from: i + 4, quotes: false, what: "comment", i)
             } else if matches("<![CDATA[", at: i) {
@@ -205,7 +221,7 @@ struct XMLScan {
         guard valid else {
             let shown =
                 scalar == .data ? "invalid base64" : "\"\(String(decoding: trimmed.prefix(40), as: UTF8.self))\""
-            throw Self.badText(scalar, at: start, shown)
+            throw Self.badText(scalar, at: position(start), shown)
         }
     }
 
@@ -233,7 +249,7 @@ struct XMLScan {
     private func skipQuoted(from offset: Int, _ start: Int) throws(ArchiveError) -> Int {
         var j = offset + 1
         while j < bytes.count, bytes[j] != Self.ascii("\"") { j += 1 }
-        guard j < bytes.count else { throw Self.malformed("unterminated quote in the markup at offset \(start)") }
+        guard j < bytes.count else { throw Self.malformed("unterminated quote in the markup at \(position(start))") }
         return j + 1
     }
 
@@ -250,7 +266,7 @@ struct XMLScan {
             if matches(terminator, at: j) { return j + terminator.utf8CodeUnitCount }
             if quotes, bytes[j] == Self.ascii("\"") { j = try skipQuoted(from: j, start) } else { j += 1 }
         }
-        throw Self.malformed("unterminated \(what) at offset \(start)")
+        throw Self.malformed("unterminated \(what) at \(position(start))")
     }
 
     private static func trimmingWhiteSpace(_ text: [UInt8]) -> ArraySlice<UInt8> {
@@ -346,14 +362,26 @@ struct XMLScan {
         }
     }
 
+    /// `line L, column C` (1-based, columns in bytes) of a byte offset, for messages: counted only when an
+    /// error is thrown, so scanning stays one pass.
+    private func position(_ offset: Int) -> String {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return "line \(line), column \(offset - lineStart + 1)"
+    }
+
     private static func malformed(_ reason: String) -> ArchiveError {
         ArchiveError(.notPropertyList, "malformed XML plist: \(reason)")
     }
 
-    private static func badText(_ scalar: Scalar, at offset: Int, _ shown: String) -> ArchiveError {
+    private static func badText(_ scalar: Scalar, at position: String, _ shown: String) -> ArchiveError {
         ArchiveError(
             .invalidObject,
-            "XML <\(scalar.rawValue)> at offset \(offset) holds \(shown), not a valid \(scalar.rawValue)"
+            "XML <\(scalar.rawValue)> at \(position) holds \(shown), not a valid \(scalar.rawValue)"
         )
     }
 }

@@ -34,8 +34,12 @@ import OrderedCollections
 // 909 in-place vs 20 referenced data). Property-list arrays and dictionaries used as scalars are always wrapped,
 // since a bare JSON array or object is an in-place graph container.
 //
-// `$uid` numbers count objects and shared scalars in the order they are first printed, from 1; they are not archive UIDs.
-// `$classes` is printed only when the archive has a chain. A date whose ISO 8601 text does not give back the
+// An object of a graph read from an archive prints its archive UID as `$uid` (the `#n` of `inspect`, the `UID n`
+// of `get`); one read from JSON keeps its `$uid`. Objects made in code and shared scalars are numbered after
+// those, from the largest plus one (from 1 in a graph made in code), in the order they are first printed.
+// `$classes` is printed with the first object of each class name when its chain is not empty, and again only
+// where an object's chain differs from that first one (an empty chain then prints as `[]`); an object without it
+// has the chain of the first object of its name. A date whose ISO 8601 text does not give back the
 // exact `Double` also carries `"$time"`, the seconds since 2001-01-01 (authoritative when present). A dictionary
 // or field key that looks like a marker (`$data`, `$$data` …) gets one more leading `$`, so any key survives.
 

@@ -36,6 +36,8 @@ struct GraphJSONBuilder {
         var pendingKey: String?
         /// The deepest nesting of plain containers among the children so far (an object counts 0).
         var childHeight = 0
+        /// The order in which the object opened in the text, which is the order the writer printed it in.
+        var openIndex = 0
     }
 
     /// The deepest nesting of plain containers (arrays, dictionaries, marker payloads) a value may have: twice
@@ -55,13 +57,20 @@ struct GraphJSONBuilder {
     /// `$ref` numbers in order of first use, to report the first dangling one.
     private var referenced: [Int] = []
     private var referencedSet: Set<Int> = []
+    /// Per class name, the chain of the object of that name that opened first (nil: printed without
+    /// `$classes`, an empty chain). Objects close bottom-up, so this is known only at the end.
+    private var firstChains: [String: (openIndex: Int, chain: [String]?)] = [:]
+    /// Objects printed without `$classes`: they take their name's first chain once the text is read.
+    private var chainless: [ArchivedObject] = []
+    private var openCount = 0
 
     init(root: Context) { rootContext = root }
 
     // MARK: Events
 
     mutating func beginObject() throws {
-        stack.append(Frame(context: try childContext(), isObject: true))
+        openCount += 1
+        stack.append(Frame(context: try childContext(), isObject: true, openIndex: openCount))
     }
 
     mutating func key(_ key: String) throws {
@@ -138,6 +147,9 @@ struct GraphJSONBuilder {
             throw ArchiveJSONError(
                 .undefinedReference, "{\"$ref\": \(dangling)} names no object with \"$uid\": \(dangling)")
         }
+        for object in chainless {
+            if let chain = firstChains[object.archiveClass.name]?.chain { object.archiveClass.chain = chain }
+        }
         return result
     }
 
@@ -206,7 +218,7 @@ struct GraphJSONBuilder {
             }
             return .roots(roots)
         case .graph:
-            return .graph(try graphObject(frame.entries))
+            return .graph(try graphObject(frame.entries, openIndex: frame.openIndex))
         case .plist:
             let markers = frame.entries.filter { GraphJSONKey.isMarker($0.key) }
             guard markers.isEmpty else { return .plist(try markedScalar(frame.entries, in: "a property-list value")) }
@@ -216,7 +228,7 @@ struct GraphJSONBuilder {
         }
     }
 
-    private func document(_ entries: [(key: String, node: Node)]) throws -> Node {
+    private mutating func document(_ entries: [(key: String, node: Node)]) throws -> Node {
         var archiver: String?
         var roots: OrderedDictionary<String, ArchivedValue>?
         for (key, node) in entries {
@@ -229,11 +241,14 @@ struct GraphJSONBuilder {
         }
         guard let archiver else { throw ArchiveJSONError(.invalidForm, "the document has no $archiver") }
         guard let roots else { throw ArchiveJSONError(.invalidForm, "the document has no $top") }
-        return .document(ArchiveGraph(archiver: archiver, roots: roots))
+        var graph = ArchiveGraph(archiver: archiver, roots: roots)
+        // The `$uid`s the text gave its objects, so that printing the graph again gives the same numbers.
+        graph.objectNumbers = ObjectNumbers(shells.map { ($0.value, $0.key) })
+        return .document(graph)
     }
 
     /// A JSON object in graph context: an object, a `$ref`, a wrapper, a marked scalar, or a dictionary.
-    private mutating func graphObject(_ entries: [(key: String, node: Node)]) throws -> ArchivedValue {
+    private mutating func graphObject(_ entries: [(key: String, node: Node)], openIndex: Int) throws -> ArchivedValue {
         let markerKeys = entries.lazy.map(\.key).filter(GraphJSONKey.isMarker)
         guard let firstMarker = markerKeys.first else {
             var dictionary = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.count)
@@ -249,7 +264,7 @@ struct GraphJSONBuilder {
             if referencedSet.insert(number).inserted { referenced.append(number) }
             return .object(shell(number))
         }
-        if has(GraphJSONKey.className) { return .object(try object(entries)) }
+        if has(GraphJSONKey.className) { return .object(try object(entries, openIndex: openIndex)) }
         for (marker, isReference) in [(GraphJSONKey.inline, false), (GraphJSONKey.entry, true)] where has(marker) {
             let uid = entries.first { $0.key == GraphJSONKey.uid }
             guard entries.count == (uid == nil ? 1 : 2), case .plist(let value)? = entries.first(where: { $0.key == marker })?.node
@@ -265,10 +280,11 @@ struct GraphJSONBuilder {
         return .inline(try markedScalar(entries, in: "an object graph"))
     }
 
-    /// `{"$class": …, "$classes": […], "$uid": n, fields…}`.
-    private mutating func object(_ entries: [(key: String, node: Node)]) throws -> ArchivedObject {
+    /// `{"$class": …, "$classes": […], "$uid": n, fields…}`. Without `$classes`, the object has the chain of the
+    /// first object of its class name (an empty one when that object has none either).
+    private mutating func object(_ entries: [(key: String, node: Node)], openIndex: Int) throws -> ArchivedObject {
         var name: String?
-        var chain: [String] = []
+        var chain: [String]?
         var number: Int?
         var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.count)
         for (key, node) in entries {
@@ -310,14 +326,20 @@ struct GraphJSONBuilder {
                 fields[field] = Self.graphValue(node)
             }
         }
-        let archiveClass = ArchiveClass(name: name ?? "", chain: chain)
-        guard let number else { return ArchivedObject(archiveClass: archiveClass, fields: fields) }
-        guard defined.insert(number).inserted else {
-            throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice")
+        let archiveClass = ArchiveClass(name: name ?? "", chain: chain ?? [])
+        if firstChains[archiveClass.name].map({ openIndex < $0.openIndex }) ?? true {
+            firstChains[archiveClass.name] = (openIndex, chain)
         }
-        let object = shell(number)
-        object.archiveClass = archiveClass
-        object.fields = fields
+        let object: ArchivedObject
+        if let number {
+            guard defined.insert(number).inserted else { throw ArchiveJSONError(.duplicateUID, "\"$uid\": \(number) is defined twice") }
+            object = shell(number)
+            object.archiveClass = archiveClass
+            object.fields = fields
+        } else {
+            object = ArchivedObject(archiveClass: archiveClass, fields: fields)
+        }
+        if chain == nil { chainless.append(object) }
         return object
     }
 

@@ -17,6 +17,11 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// and as `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
     private var shared: Set<Int> = []
     private var stack: [Frame] = []
+    /// The numbers objects had in the graph's source (archive UIDs), and the next number for anything else.
+    private var sourceNumbers: ObjectNumbers?
+    private var nextFree = 1
+    /// The chain printed with the first object of each class name.
+    private var firstChains: [String: [String]] = [:]
 
     /// A scalar's storage and its placement: one storage can be both an `$objects` entry and an in-place value.
     private struct SharedScalar: Hashable {
@@ -50,6 +55,8 @@ struct GraphJSONWriter<Sink: JSONSink> {
     init(sink: Sink) { self.sink = sink }
 
     mutating func write(_ graph: ArchiveGraph) {
+        sourceNumbers = graph.objectNumbers
+        nextFree = graph.objectNumbers?.firstFree ?? 1
         countShared(Array(graph.roots.values))
         sink.beginObject(compact: false)
         sink.key(GraphJSONKey.archiver)
@@ -173,15 +180,20 @@ struct GraphJSONWriter<Sink: JSONSink> {
                 writeReference(number)
                 return
             }
-            let number = nextNumber()
+            let number = sourceNumbers?[object] ?? nextNumber()
             numbers[id] = number
             sink.beginObject(compact: false)
             sink.key(GraphJSONKey.className)
             sink.string(object.archiveClass.name)
-            if !object.archiveClass.chain.isEmpty {
+            // A chain prints with the first object of its class name, and again only where it differs from that
+            // one (an empty chain as `[]`): 300 objects sharing a 35 KB chain print it once.
+            let chain = object.archiveClass.chain
+            let first = firstChains[object.archiveClass.name]
+            if first == nil { firstChains[object.archiveClass.name] = chain }
+            if first == nil ? !chain.isEmpty : first != chain {
                 sink.key(GraphJSONKey.classes)
                 sink.beginArray(compact: true)
-                for name in object.archiveClass.chain { sink.string(name) }
+                for name in chain { sink.string(name) }
                 sink.endArray()
             }
             sink.key(GraphJSONKey.uid)
@@ -214,7 +226,10 @@ struct GraphJSONWriter<Sink: JSONSink> {
         }
     }
 
-    private func nextNumber() -> Int { numbers.count + sharedNumbers.count + 1 }
+    private mutating func nextNumber() -> Int {
+        defer { nextFree += 1 }
+        return nextFree
+    }
 
     private mutating func writeReference(_ number: Int) {
         sink.beginObject(compact: true)

@@ -66,4 +66,5 @@ struct JSONObjectSink: JSONSink {
     /// Never: this sink has no output budget, only its depth limit (`jsonObject()` is for values you trust;
     /// the text forms take `maxOutputBytes`).
     var isFull: Bool { false }
+    mutating func spend(_ bytes: Int) {}
 }

@@ -16,5 +16,7 @@ protocol JSONSink {
     mutating func null()
     /// Whether the sink has used up its output budget; the writer stops when it has.
     var isFull: Bool { get }
+    /// Counts `bytes` of work that prints nothing (decoding nested data) against the budget.
+    mutating func spend(_ bytes: Int)
 }
 

@@ -23,7 +23,14 @@ struct JSONTextSink: JSONSink {
 
     /// Whether more than `maxBytes` bytes have been written. Checked between values, so the text may pass the
     /// budget by one value (at most one scalar of the input).
-    var isFull: Bool { bytes.count > maxBytes }
+    var isFull: Bool { bytes.count > maxBytes - spent }
+
+    /// Work counted against the budget besides the text (nested data decoded by the plain form).
+    private var spent = 0
+
+    mutating func spend(_ count: Int) {
+        spent = spent > Int.max - count ? Int.max : spent + count
+    }
 
     /// A line break and the indentation, copied from one buffer (appending spaces one by one is slow).
     private static let lineBreak: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 2 * maxIndentLevels)
