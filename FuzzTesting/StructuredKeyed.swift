@@ -331,8 +331,8 @@ struct KeyedArchiveBuilder {
             switch program.int(below: 8) {
             case 0, 1: steps.append(.all)
             case 2: steps.append(.index(program.chance(32) ? Int(truncatingIfNeeded: program.int64()) : program.int(below: 4)))
-            case 3: steps.append(.subscriptKey("NS.objects"))
-            case 4: steps.append(.subscriptKey(dictionaryKeys.isEmpty ? program.string() : program.pick(dictionaryKeys)))
+            case 3: steps.append(.key("NS.objects"))
+            case 4: steps.append(.key(dictionaryKeys.isEmpty ? program.string() : program.pick(dictionaryKeys)))
             case 5: steps.append(.key(fieldKeys.isEmpty ? "next" : program.pick(fieldKeys)))
             default: steps.append(.key(program.pick(["next", "left", "right", "name", "children", "NS.string"])))
             }

@@ -49,7 +49,8 @@ struct Encode: ParsableCommand {
     static func encode(json: [UInt8], format: ArchiveFile.Format) throws -> [UInt8] {
         if isTypedstreamJSON(json) {
             throw ArchiveJSONError(
-                .invalidForm, "this is the JSON of a typedstream, which encode does not turn back into one; convert the "
+                .invalidForm,
+                "this is the JSON of a typedstream, which encode does not turn back into one; convert the "
                     + "typedstream itself (convert --to keyed, xml or binary)")
         }
         if isArchiveGraph(json) {

@@ -50,12 +50,13 @@ struct ArchivePathTests {
 
     @Test func parsesSteps() throws {
         let path = try ArchivePath(parsing: "$top.root[\"NS.objects\"][3][*].name")
-        #expect(path.steps == [.key("root"), .subscriptKey("NS.objects"), .index(3), .all, .key("name")])
+        #expect(path.steps == [.key("root"), .key("NS.objects"), .index(3), .all, .key("name")])
         #expect(path.fansOut)
     }
 
     @Test(arguments: [
-        ("root.name", 0, "a path starts with $top"), ("$top.", 5, "expected a key after '.'"),
+        ("$top.", 5, "expected a key after '.'"), ("$top[-]", 6, "expected digits after '-'"),
+        ("$top[-99999999999999999999]", 24, "index too large"),
         ("$top.a..b", 7, "expected a key after '.'"), ("$topx", 4, "expected '.' or '['"),
         ("$top[", 5, "expected *, an index or a quoted key after '['"), ("$top[x]", 5, "expected *, an index or a quoted key after '['"),
         ("$top[\"abc", 9, "unterminated quoted key"), ("$top[\"a\\b\"]", 8, "only \\\" and \\\\ may follow a backslash"),
@@ -87,9 +88,29 @@ struct ArchivePathTests {
         let archive = try Self.people()
         #expect(Self.strings(try archive.values(at: "$top.dict[\"alpha\"].name")) == ["Ann"])
         #expect(try archive.values(at: "$top.dict[\"beta\"]").map(\.int) == [2])
-        // A stored key wins over an element key; `.key` never looks at elements.
+        // A stored key wins over an element key; `.key` and `["key"]` are one step.
         #expect(try archive.values(at: "$top.dict[\"NS.keys\"][1]").map(\.string) == ["beta"])
-        #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.dict.alpha") }
+        #expect(Self.strings(try archive.values(at: "$top.dict.alpha.name")) == ["Ann"])
+        #expect(Self.strings(try archive.values(at: "dict.alpha.name")) == ["Ann"])
+        // On an NSDictionary a number is a key, never a position (as plutil reads a dictionary).
+        let error = #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.dict.0") }
+        #expect(error?.reason == ".0: NSDictionary instance (UID 2) has no key \"0\"")
+    }
+
+    @Test func keyPathsAndNegativeIndicesReachTheSameValues() throws {
+        let archive = try Self.people()
+        #expect(Self.strings(try archive.values(at: "root.1.name")) == ["Bob"])
+        #expect(Self.strings(try archive.values(at: "root.-1.name")) == ["Cy"])
+        #expect(Self.strings(try archive.values(at: "$top.root[-1].name")) == ["Cy"])
+        #expect(Self.strings(try archive.values(at: "$top.root[-3].friends[-1].name")) == ["Cy"])
+        #expect(Self.strings(try archive.values(at: "root.0.tags.0")) == ["t-Ann"])
+        #expect(Self.strings(try archive.values(at: "root.NS\\.objects.2.name")) == ["Cy"])
+        #expect(try archive.values(at: "count").map(\.int) == [3])
+        let error = #expect(throws: ArchivePathError.self) { try archive.values(at: "$top.root[-4]") }
+        #expect(error?.reason == "[-4]: index -4 counts back past the first of the 3 elements of NSArray instance (UID 1)")
+        let keyPath = #expect(throws: ArchivePathError.self) { try archive.values(at: "root.3") }
+        #expect(keyPath?.code == .stepNotApplicable)
+        #expect(keyPath?.message == "$top.root.3: step 2: .3: index 3 is beyond the 3 elements of NSArray instance (UID 1)")
     }
 
     @Test func fansOut() throws {
@@ -167,11 +188,23 @@ struct ArchivePathTests {
     @Test func lazyAndEagerPathsAgreeOnThePeople() throws {
         let graph = ArchiveGraph(roots: try Self.people().values(at: "$top.root").first.map { ["root": $0] } ?? [:])
         let lazy = try LazyKeyedArchive(bytes: graph.binaryPlist())
-        for text in ["$top.root[*].name", "$top.root[0].best.best", "$top.root[2].friends[*].age", "$top.root[\"NS.objects\"][1]"] {
+        for text in [
+            "$top.root[*].name", "$top.root[0].best.best", "$top.root[2].friends[*].age", "$top.root[\"NS.objects\"][1]",
+            "root.-1.friends.0", "$top.root[-2].tags[*]", "root.0.friends.1.name",
+        ] {
             let path = try ArchivePath(parsing: text)
             let a = ArchiveGraph(roots: ["v": .array(try lazy.values(at: path))])
             let b = ArchiveGraph(roots: ["v": .array(try graph.values(at: path))])
             #expect(a.isEquivalent(to: b), "\(text)")
+        }
+        // Failures too: the same step and the same reason, but for the UIDs a decoded graph no longer knows.
+        for text in ["$top.root[3]", "$top.root[-4]", "root.0.name.x", "root.2.best.name", "$top.nothing", "root.0.0", "$top[0]"] {
+            let path = try ArchivePath(parsing: text)
+            let a = #expect(throws: ArchivePathError.self) { try lazy.values(at: path) }
+            let b = #expect(throws: ArchivePathError.self) { try graph.values(at: path) }
+            #expect(a?.step == b?.step, "\(text)")
+            let withoutUIDs = a?.reason.replacing(/\s\(UID \d+\)/, with: "")
+            #expect(withoutUIDs == b?.reason, "\(text)")
         }
     }
 

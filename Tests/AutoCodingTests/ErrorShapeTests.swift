@@ -42,18 +42,20 @@ struct ErrorShapeTests {
     // MARK: Paths
 
     @Test func pathErrorsCompareAndHashByCodeOnly() throws {
-        let syntax = #expect(throws: ArchivePathError.self) { try ArchivePath(parsing: "root") }
+        let syntax = #expect(throws: ArchivePathError.self) { try ArchivePath(parsing: "$top.root[x]") }
         let otherSyntax = #expect(throws: ArchivePathError.self) { try ArchivePath(parsing: "$top[") }
         let graph = ArchiveGraph(roots: ["count": .inline(.integer(3))])
         let step = #expect(throws: ArchivePathError.self) { try graph.values(at: ArchivePath(parsing: "$top.count.x")) }
         #expect(syntax == otherSyntax)
         #expect(syntax != step)
         #expect(Set([syntax, otherSyntax, step].compactMap { $0 }).count == 2)
-        #expect(syntax?.description == "invalidSyntax: root: at byte 0: a path starts with $top")
+        #expect(
+            syntax?.description
+                == "invalidSyntax: $top.root[x]: at byte 10: expected *, an index or a quoted key after '['")
         #expect(otherSyntax?.offset == 5)
         #expect(step?.code == .stepNotApplicable)
         #expect(step?.step == 2)
-        #expect(step?.description == "stepNotApplicable: $top.count.x: step 2: .x: the step does not apply to a integer")
+        #expect(step?.description == "stepNotApplicable: $top.count.x: step 2: .x: an integer (in place) has no keys")
     }
 
     // MARK: JSON

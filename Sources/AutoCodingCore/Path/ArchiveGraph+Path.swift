@@ -1,77 +1,172 @@
 import AutoCodingFast
+import OrderedCollections
 
 extension ArchiveGraph {
     /// The values `path` leads to in a decoded graph: the eager counterpart of
-    /// ``LazyKeyedArchive/values(at:)``, with the same steps and the same results. Errors name the step at
-    /// fault; their reasons are shorter, since a decoded graph no longer knows UIDs.
+    /// ``AutoCodingFast/LazyKeyedArchive/values(at:)-(ArchivePath)``, with the same steps, results and errors,
+    /// except that a decoded graph no longer knows UIDs, so its messages name none.
     ///
     /// A path may reach at most `maxValues` values at any step (see ``ArchivePath/fanOutBudget(forInputBytes:)``);
     /// past it, the step throws.
     public func values(at path: ArchivePath, maxValues: Int = 1 << 20) throws(ArchivePathError) -> [ArchivedValue] {
-        func failure(_ step: Int, _ reason: String) -> ArchivePathError {
-            ArchivePathError(.stepNotApplicable, path: path.description, step: step, reason: reason)
-        }
-        guard let first = path.steps.first else { throw failure(0, "$top is not a value; add a step such as .root") }
-        var current: [ArchivedValue]
-        switch first {
-        case .key(let key), .subscriptKey(let key):
-            guard let root = roots[key] else { throw failure(1, "\(first): $top has no key \"\(key)\"") }
-            current = [root]
-        case .all:
-            current = Array(roots.values)
-        default:
-            throw failure(1, "\(first): $top holds keys; \(first) does not name one")
-        }
-        for (number, step) in path.steps.enumerated().dropFirst() {
-            var next: [ArchivedValue] = []
-            for value in current {
-                guard let found = Self.apply(step, to: value) else {
-                    throw failure(number + 1, "\(step): the step does not apply to \(Self.describe(value))")
-                }
-                next += found
-                guard next.count <= maxValues else {
-                    throw ArchivePath.fanOutExceeded(path, step: number + 1, limit: maxValues)
-                }
-            }
-            current = next
-        }
-        return current
+        try PathWalk.nodes(at: path, in: GraphPathWalker(roots: roots), maxValues: maxValues)
+    }
+}
+
+/// Paths over a decoded graph. A plain `$objects` entry is a `.reference` to an array or dictionary scalar (the
+/// graph keeps it whole); steps see it as the array or dictionary it is, as the lazy reader does, and its
+/// elements as the in-place values the lazy reader gives for them.
+private struct GraphPathWalker: PathWalker {
+    let roots: OrderedDictionary<String, ArchivedValue>
+
+    var topValue: ArchivedValue? { nil }
+
+    func topEntry(_ key: String) -> ArchivedValue? { roots[key] }
+
+    func topEntries() -> [ArchivedValue] { Array(roots.values) }
+
+    func topKeys() -> [String] { Array(roots.keys) }
+
+    func place(of node: ArchivedValue) throws -> ArchivedValue {
+        guard !node.isNull else { throw PathStepFailure(reason: "the value is $null") }
+        return node
     }
 
-    private static func apply(_ step: ArchivePath.Step, to value: ArchivedValue) -> [ArchivedValue]? {
-        let elements: [ArchivedValue]? =
-            switch value {
-            case .array(let elements): elements
-            case .object(let object): object[FoundationKey.objects].flatMap { if case .array(let e) = $0 { e } else { nil } }
-            default: nil
-            }
-        switch (step, value) {
-        case (.key(let key), .object(let object)), (.subscriptKey(let key), .object(let object)):
-            if let field = object[key] { return [field] }
-            guard case .subscriptKey = step, case .array(let keys)? = object[FoundationKey.keys], let elements,
-                let i = keys.firstIndex(where: { $0.string == key }), i < elements.count
-            else { return nil }
-            return [elements[i]]
-        case (.key(let key), .dictionary(let entries)), (.subscriptKey(let key), .dictionary(let entries)):
-            return entries[key].map { [$0] }
-        case (.index(let i), _):
-            return elements.flatMap { $0.indices.contains(i) ? [$0[i]] : nil }
-        case (.all, .dictionary(let entries)):
-            return Array(entries.values)
-        case (.all, _):
-            return elements
-        default:
-            return nil
+    func shape(of place: ArchivedValue) -> PathShape {
+        switch place {
+        case .object: .instance
+        case .array, .reference(.array), .inline(.array): .array
+        case .dictionary, .reference(.dictionary), .inline(.dictionary): .dictionary
+        default: .scalar
         }
     }
 
-    private static func describe(_ value: ArchivedValue) -> String {
-        switch value {
+    func value(forKey key: String, in place: ArchivedValue) -> ArchivedValue? {
+        switch place {
+        case .object(let object): object[key]
+        case .dictionary(let entries): entries[key]
+        case .reference(.dictionary(let entries)), .inline(.dictionary(let entries)): entries[key].map(Self.inPlace)
+        default: nil
+        }
+    }
+
+    func entryValues(of place: ArchivedValue) -> [ArchivedValue] {
+        switch place {
+        case .dictionary(let entries): Array(entries.values)
+        case .reference(.dictionary(let entries)), .inline(.dictionary(let entries)): entries.values.map(Self.inPlace)
+        default: []
+        }
+    }
+
+    func instanceArray(_ key: String, of place: ArchivedValue) -> ArchivedValue? {
+        // In place only, as in the lazy reader: an `NS.objects` behind a UID is not an instance's array.
+        guard case .object(let object) = place, case .array? = object[key] else { return nil }
+        return object[key]
+    }
+
+    func count(of array: ArchivedValue) -> Int {
+        switch array {
+        case .array(let elements): elements.count
+        case .reference(.array(let elements)), .inline(.array(let elements)): elements.count
+        default: 0
+        }
+    }
+
+    func element(_ i: Int, of array: ArchivedValue) -> ArchivedValue {
+        switch array {
+        case .array(let elements): elements[i]
+        case .reference(.array(let elements)), .inline(.array(let elements)): Self.inPlace(elements[i])
+        default: .null
+        }
+    }
+
+    func string(_ node: ArchivedValue) -> String? { node.string }
+
+    func memoKey(of place: ArchivedValue) -> AnyHashable? { place.object.map(ObjectIdentifier.init) }
+
+    func describe(_ place: ArchivedValue) -> String {
+        switch place {
         case .null: "$null"
-        case .object(let object): "a \(object.className) instance"
-        case .array: "an in-place array"
-        case .dictionary: "an in-place dictionary"
-        case .inline(let scalar), .reference(let scalar): "a \(scalar.typeName)"
+        case .object(let object): "\(object.className) instance"
+        case .array: "an array (in place)"
+        case .dictionary: "a dictionary (in place)"
+        case .inline(let scalar): PathWalk.withArticle(scalar.pathTypeName) + " (in place)"
+        case .reference(let scalar): PathWalk.withArticle(scalar.pathTypeName)
         }
     }
+
+    /// A value inside a plain entry as the graph value of an in-place value: containers as graph containers,
+    /// scalars inline. Recursive, but only as deep as the archive's nesting, which the reader bounded
+    /// (``AutoCodingFast/ArchiveReadingOptions/depthLimit``) before the graph was built.
+    static func inPlace(_ value: ArchiveValue) -> ArchivedValue {
+        switch value {
+        case .array(let elements): .array(elements.map(inPlace))
+        case .dictionary(let entries): .dictionary(entries.mapValues(inPlace))
+        default: .inline(value)
+        }
+    }
+}
+
+extension ArchiveValue {
+    /// The values `path` leads to in a plain property list, whose root `$top` stands for: `$top.name`
+    /// (key path `name`) is the root dictionary's entry `name`, `$top[0]` (key path `0`) the root array's
+    /// first element. The steps mean what they mean in an archive (``ArchivePath``); a property list has no
+    /// instances and no UIDs to follow.
+    ///
+    /// A path may reach at most `maxValues` values at any step; past it, the step throws.
+    public func values(at path: ArchivePath, maxValues: Int = 1 << 20) throws(ArchivePathError) -> [ArchiveValue] {
+        try PathWalk.nodes(at: path, in: PropertyListPathWalker(root: self), maxValues: maxValues)
+    }
+
+    /// The name messages use: `boolean`, `integer`, `string` … as the lazy reader names them.
+    var pathTypeName: String {
+        switch self {
+        case .bool: "boolean"
+        case .uid: "uid"
+        default: typeName
+        }
+    }
+}
+
+/// Paths over a plain property list: `$top` is its root.
+private struct PropertyListPathWalker: PathWalker {
+    let root: ArchiveValue
+
+    var topValue: ArchiveValue? { root }
+    func topEntry(_ key: String) -> ArchiveValue? { nil }
+    func topEntries() -> [ArchiveValue] { [] }
+    func topKeys() -> [String] { [] }
+
+    func place(of node: ArchiveValue) -> ArchiveValue { node }
+
+    func shape(of place: ArchiveValue) -> PathShape {
+        switch place {
+        case .array: .array
+        case .dictionary: .dictionary
+        default: .scalar
+        }
+    }
+
+    func value(forKey key: String, in place: ArchiveValue) -> ArchiveValue? {
+        if case .dictionary(let entries) = place { return entries[key] }
+        return nil
+    }
+
+    func entryValues(of place: ArchiveValue) -> [ArchiveValue] {
+        if case .dictionary(let entries) = place { return Array(entries.values) }
+        return []
+    }
+
+    func instanceArray(_ key: String, of place: ArchiveValue) -> ArchiveValue? { nil }
+
+    func count(of array: ArchiveValue) -> Int { array.arrayValue?.count ?? 0 }
+
+    func element(_ i: Int, of array: ArchiveValue) -> ArchiveValue { array.arrayValue?[i] ?? array }
+
+    func string(_ node: ArchiveValue) -> String? { node.stringValue }
+
+    func describe(_ place: ArchiveValue) -> String { PathWalk.withArticle(place.pathTypeName) }
+
+    /// A dictionary's entry is a hash lookup and an array's element an index: no step scans.
+    func memoKey(of place: ArchiveValue) -> AnyHashable? { nil }
 }
