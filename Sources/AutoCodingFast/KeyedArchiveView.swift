@@ -228,10 +228,12 @@ public struct KeyedArchiveView: Sendable {
             let object = index.ref(objectsArray, uid, in: raw)
             guard index.records[object].kind == .dictionary else { continue }
             if let name = entry(of: object, key: ArchiveKey.className, in: raw) {
+                // Every class descriptor, referenced or not (as KeyedArchive.validate() checks them).
                 let kind = index.records[name].kind
                 guard kind == .asciiString || kind == .utf16String else {
                     throw ArchiveError.unexpectedType("object \(uid): $classname is a \(kind), not a string")
                 }
+                try checkClassChain(of: object, uid: uid, raw)
                 continue
             }
             guard let classRef = entry(of: object, key: ArchiveKey.class, in: raw) else {
@@ -250,15 +252,19 @@ public struct KeyedArchiveView: Sendable {
                     .unexpectedType,
                     "object \(uid) (UID \(uid)): $class UID \(classUID) is not a class descriptor with a $classname")
             }
-            if let chain = entry(of: descriptor, key: ArchiveKey.classes, in: raw) {
-                let record = index.records[chain]
-                guard record.kind == .array,
-                    (0..<Int(record.count)).allSatisfy({
-                        [.asciiString, .utf16String].contains(index.records[index.ref(chain, $0, in: raw)].kind)
-                    })
-                else { throw ArchiveError.unexpectedType("object \(classUID): $classes is not an array of strings") }
-            }
+            // Its $classes was checked with the descriptor's own entry.
             checkedClasses.insert(classUID)
         }
+    }
+
+    /// A class descriptor's `$classes`, when present, is an array of strings.
+    private func checkClassChain(of descriptor: Int, uid: Int, _ raw: UnsafeRawBufferPointer) throws(ArchiveError) {
+        guard let chain = entry(of: descriptor, key: ArchiveKey.classes, in: raw) else { return }
+        let record = index.records[chain]
+        guard record.kind == .array,
+            (0..<Int(record.count)).allSatisfy({
+                [.asciiString, .utf16String].contains(index.records[index.ref(chain, $0, in: raw)].kind)
+            })
+        else { throw ArchiveError.unexpectedType("object \(uid): $classes is not an array of strings") }
     }
 }

@@ -97,6 +97,23 @@ import _AutoCodingTestSupport
         #expect(graph.isEquivalent(to: try Self.throughKeyedArchive(bytes)))
     }
 
+    /// graph fuzz target: a class descriptor no instance names, whose `$classes` is not an array of strings.
+    /// `KeyedArchive.validate()` refused it and the view let it pass (it checked only descriptors in use): the
+    /// view checks every descriptor now, so both paths, and every reader of the view, refuse it alike.
+    @Test func refusesAnUnusedDescriptorWithABadChain() throws {
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), .bool(false),
+            .dictionary(["$classname": .string("Stray"), "$classes": .array([.integer(1)])]),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let view = #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes) }
+        #expect(view?.reason == "object 2: $classes is not an array of strings")
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.reason == view?.reason)
+        let eager = #expect(throws: ArchiveError.self) { try KeyedArchive(bytes: bytes).validate() }
+        #expect(eager?.reason == view?.reason)
+    }
+
     /// Instances of one class share one class value, read once from its descriptor; a cycle resolves to the
     /// same object.
     @Test func sharesClassesAndKeepsCycles() throws {
