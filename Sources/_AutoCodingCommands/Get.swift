@@ -157,23 +157,26 @@ enum GetSource {
     private func values(at path: ArchivePath) throws -> Either {
         let maxValues = ArchivePath.fanOutBudget(forInputBytes: inputBytes)
         switch self {
-        case .lazy(let archive): return .graph(try archive.values(at: path))
-        case .graph(let graph, _): return .graph(try graph.values(at: path, maxValues: maxValues))
+        case .lazy(let archive):
+            let (values, numbers) = try archive.numberedValues(at: path)
+            return .graph(values, numbers)
+        case .graph(let graph, _): return .graph(try graph.values(at: path, maxValues: maxValues), graph.objectNumbers)
         case .propertyList(let value, _): return .plist(try value.values(at: path, maxValues: maxValues))
         }
     }
 
     private enum Either {
-        case graph([ArchivedValue])
+        case graph([ArchivedValue], ObjectNumbers?)
         case plist([ArchiveValue])
     }
 
     /// The JSON line for `path`: its value, or for a path with `[*]` the array of its values.
     func jsonLine(at path: ArchivePath, maxOutputBytes: Int) throws -> String {
         switch try values(at: path) {
-        case .graph(let values):
+        case .graph(let values, let numbers):
+            // Objects are named by their archive UIDs, the numbers of `json` and `inspect`.
             let value = path.fansOut ? .array(values) : values.first ?? .null
-            return try value.json(prettyPrinted: false, maxOutputBytes: maxOutputBytes)
+            return try value.json(prettyPrinted: false, maxOutputBytes: maxOutputBytes, numbers: numbers)
         case .plist(let values):
             guard let value = path.fansOut ? .array(values) : values.first else { return "null" }
             return try value.json(prettyPrinted: false, maxOutputBytes: maxOutputBytes)
@@ -185,7 +188,7 @@ enum GetSource {
         let lines: [String?]
         let names: [String]
         switch try values(at: path) {
-        case .graph(let values):
+        case .graph(let values, _):
             lines = values.map(\.rawText)
             names = values.map(Self.kindName)
         case .plist(let values):

@@ -30,9 +30,27 @@ struct GetCommandTests {
         #expect(result.stdout == """
             "Bob"
             [30,40]
-            {"$class":"Person","$uid":1,"name":"Bob","age":40,"best":{"$class":"Person","$uid":2,"name":"Ann","age":30,"best":{"$ref":1}}}
+            {"$class":"Person","$uid":3,"name":"Bob","age":40,"best":{"$class":"Person","$uid":2,"name":"Ann","age":30,"best":{"$ref":3}}}
 
             """)
+    }
+
+    /// One numbering (issue 20): `get` names an object by its archive UID, the `$uid` of `json` and the `#n` of
+    /// `inspect`, whichever reader answers.
+    @Test(arguments: [false, true])
+    func numbersObjectsAsJSONDoes(eager: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let file = try Self.archive(in: directory)
+        let json = try CLI.run(["json", "--compact", file])
+        #expect(json.status == 0, "\(json.stderr)")
+        let get = try CLI.run(["get"] + (eager ? ["--eager"] : []) + [file, "$top.root[0].best"])
+        #expect(get.status == 0, "\(get.stderr)")
+        for name in ["Ann", "Bob"] {
+            let pattern = try Regex(#""\$uid":(\d+),"name":""# + name + "\"")
+            let inJSON = try #require(json.stdout.firstMatch(of: pattern)).output[1].substring
+            let inGet = try #require(get.stdout.firstMatch(of: pattern)).output[1].substring
+            #expect(inGet == inJSON, "\(name): get says \(String(describing: inGet)), json \(String(describing: inJSON))")
+        }
     }
 
     @Test func aPathThatDoesNotResolveExitsOneNamingTheStep() throws {

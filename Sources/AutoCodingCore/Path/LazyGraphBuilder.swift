@@ -14,6 +14,9 @@ struct LazyGraphBuilder {
 
     init(archive: LazyKeyedArchive) { self.archive = archive }
 
+    /// The objects read so far, each numbered by its archive UID.
+    var objectNumbers: ObjectNumbers { ObjectNumbers(shells.map { ($0.value, $0.key.index) }) }
+
     /// The graph value of bplist object `object` (a UID is followed), with everything it reaches.
     mutating func graphValue(ofObject object: Int) throws(ArchiveError) -> ArchivedValue {
         let value = try resolve(archive.value(at: object))

@@ -9,6 +9,14 @@ extension LazyKeyedArchive {
     /// ``ArchivePathError`` naming the step; so does damage in the archive met on the way. With `[*]`, every
     /// branch must resolve, and a path may reach at most ``ArchivePath/fanOutBudget(forInputBytes:)`` values.
     public func values(at path: ArchivePath) throws(ArchivePathError) -> [ArchivedValue] {
+        try numberedValues(at: path).values
+    }
+
+    /// ``values(at:)`` with the archive UID of every object the values reach, for JSON that numbers objects as
+    /// `json` and `inspect` do.
+    package func numberedValues(at path: ArchivePath) throws(ArchivePathError)
+        -> (values: [ArchivedValue], numbers: ObjectNumbers)
+    {
         let nodes = try PathWalk.nodes(
             at: path, in: LazyPathWalker(archive: self), maxValues: ArchivePath.fanOutBudget(forInputBytes: byteCount))
         var builder = LazyGraphBuilder(archive: self)
@@ -23,7 +31,7 @@ extension LazyKeyedArchive {
                     archiveError: error)
             }
         }
-        return values
+        return (values, builder.objectNumbers)
     }
 
     /// The size of the archive's bytes, which sets the fan-out budget of its paths.

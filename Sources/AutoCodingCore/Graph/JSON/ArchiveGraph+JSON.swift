@@ -110,7 +110,14 @@ extension ArchivedValue {
 
     /// ``json(prettyPrinted:)`` within an output budget; see ``ArchiveGraph/json(prettyPrinted:maxOutputBytes:)``.
     public func json(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {
-        try JSONTextSink.text(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes) { $0.write(self) }
+        try json(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes, numbers: nil)
+    }
+
+    /// The same, naming objects by the numbers they had in their archive (see ``ArchiveGraph/objectNumbers``).
+    package func json(prettyPrinted: Bool, maxOutputBytes: Int, numbers: ObjectNumbers?) throws(ArchiveError) -> String {
+        try JSONTextSink.text(prettyPrinted: prettyPrinted, maxOutputBytes: maxOutputBytes) {
+            $0.write(self, numbers: numbers)
+        }
     }
 }
 

@@ -75,6 +75,14 @@ struct GraphJSONWriter<Sink: JSONSink> {
     }
 
     mutating func write(_ value: ArchivedValue) {
+        write(value, numbers: nil)
+    }
+
+    /// Writes `value`, naming each object by its number in `numbers` (its archive UID) when it has one, as
+    /// writing a whole graph does: `get` then prints the numbers `json` and `inspect` print.
+    mutating func write(_ value: ArchivedValue, numbers: ObjectNumbers?) {
+        sourceNumbers = numbers
+        nextFree = numbers?.firstFree ?? 1
         countShared([value])
         writeGraph(value)
         drain()
