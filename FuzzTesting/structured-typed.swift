@@ -121,11 +121,17 @@ func exercise(_ bytes: [UInt8]) {
 
     // json and messages.
     // json (JSONCommand.run refuses to print text past the budget; building it must stay within time and memory).
+    let budget = OutputBudget.bytes(forInputBytes: n)
     stage("json", input: n) {
         if !cyclic {
-            _ = try? TypedstreamJSON.json(bytes, options: commandOptions)
+            if let text = try? TypedstreamJSON.json(bytes, options: commandOptions, maxOutputBytes: budget) {
+                checkOutput("json", text.utf8.count + 1, input: n)
+            }
         } else {
-            _ = TypedstreamJSON.json(graph, depthLimit: commandOptions.depthLimit)
+            // The graph already read, so that the cyclic one is freed below (JSONCommand reads the bytes again).
+            var out = TypedstreamJSON.BudgetedText(limit: budget)
+            var writer = TypedstreamJSON.GraphWriter(graph: graph, depthLimit: commandOptions.depthLimit)
+            if (try? writer.write(graph, &out)) != nil { checkOutput("json", out.text.utf8.count + 1, input: n) }
         }
     }
     // messages: one attributedBody.
@@ -133,8 +139,9 @@ func exercise(_ bytes: [UInt8]) {
     stage("IMessageText", input: n) {
         guard let body = try? IMessageText(attributedBody: bytes, options: commandOptions) else { return }
         defer { release(body) }
-        // The JSON `json` builds for a message (it refuses to print it past the budget: time and memory are the oracles).
-        _ = TypedstreamJSON.json(body)
+        // The JSON `json` builds for a message, within the output budget.
+        var out = TypedstreamJSON.BudgetedText(limit: budget)
+        if (try? TypedstreamJSON.write(body, &out)) != nil { checkOutput("json (message)", out.text.utf8.count + 1, input: n) }
     }
 
     // batch.
