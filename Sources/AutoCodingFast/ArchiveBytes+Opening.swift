@@ -1,15 +1,15 @@
 /// The one way bytes and files become binary-plist storage, for every reader that opens archives.
 extension ArchiveBytes {
-    /// A binary property list from untrusted bytes: binary is copied, XML is parsed by libplist and rewritten
+    /// A binary property list from untrusted bytes: binary is held as it is (no copy), XML is parsed by libplist and rewritten
     /// by the native writer, so that both formats are read through the same validated table.
     package static func binaryPlist(from bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError)
         -> ArchiveBytes
     {
         switch bytes.withUnsafeBytes({ ArchiveFormat.detect($0) }) {
         case .binaryPlist:
-            return ArchiveBytes(copying: bytes)
+            return ArchiveBytes(holding: bytes)
         case .xmlPlist:
-            return ArchiveBytes(copying: try ArchiveValue(propertyList: bytes, options: options).binaryPropertyList())
+            return ArchiveBytes(holding: try ArchiveValue(propertyList: bytes, options: options).binaryPropertyList())
         case nil:
             throw ArchiveError(.notPropertyList, "the data starts with neither bplist00 nor an XML plist header")
         }

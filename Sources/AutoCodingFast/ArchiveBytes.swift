@@ -4,25 +4,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Bytes owned at a stable address for as long as any ``KeyedArchiveView`` or ``LazyKeyedArchive`` refers
-/// to them, so decoders can read through one raw pointer instead of re-entering `withUnsafeBytes` for every
-/// field.
+/// Bytes at a stable address for as long as any ``KeyedArchiveView`` or ``LazyKeyedArchive`` refers to them,
+/// so decoders can read through one raw pointer instead of re-entering `withUnsafeBytes` for every field.
 ///
-/// The bytes are either a private copy or a read-only memory mapping of a file. Readers hold this object
-/// (not the pointer), so the mapping is unmapped only when the last reader is gone: no access can dangle.
+/// The bytes are either the caller's array, held (not copied), or a read-only memory mapping of a file.
+/// Readers hold this object (not the pointer), so the array or the mapping is released only when the last
+/// reader is gone: no access can dangle.
 package final class ArchiveBytes: @unchecked Sendable {
-    /// The bytes. Valid until this object is deinitialized; never written after `init`.
+    /// The bytes. Valid until this object is deinitialized; never written.
     package let raw: UnsafeRawBufferPointer
-    /// Whether `raw` is a file mapping (unmapped in `deinit`) rather than an allocation.
+    /// Whether `raw` is a file mapping (unmapped in `deinit`) rather than a held array.
     package let isMapped: Bool
+    /// The array whose storage `raw` points into, kept alive (and so unchanged) by this reference.
+    private let array: [UInt8]
 
-    /// Copies `bytes` into storage this object owns.
-    package init(copying bytes: [UInt8]) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress { buffer.baseAddress!.copyMemory(from: base, byteCount: source.count) }
-        }
-        raw = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<bytes.count])
+    /// Holds `bytes` without copying them: a 75 MB archive decoded from memory costs no second 75 MB.
+    ///
+    /// The pointer outlives `withUnsafeBytes` by design. An `Array<UInt8>` is always native, contiguous storage
+    /// (no bridged or lazy representation holds bytes, on Linux or Darwin), an object whose elements sit at a
+    /// fixed address until it is freed; the stored copy keeps it alive, and nobody can write through it: a
+    /// caller who mutates their array writes to a fresh copy (copy on write, the storage being shared).
+    package init(holding bytes: [UInt8]) {
+        array = bytes
+        raw = bytes.withUnsafeBytes { $0 }
         isMapped = false
     }
 
@@ -52,6 +56,7 @@ package final class ArchiveBytes: @unchecked Sendable {
         guard length > 0 else {
             raw = UnsafeRawBufferPointer(start: nil, count: 0)
             isMapped = false
+            array = []
             return
         }
         guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
@@ -59,13 +64,10 @@ package final class ArchiveBytes: @unchecked Sendable {
         }
         raw = UnsafeRawBufferPointer(start: base, count: length)
         isMapped = true
+        array = []
     }
 
     deinit {
-        if isMapped {
-            munmap(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count)
-        } else {
-            UnsafeMutableRawPointer(mutating: raw.baseAddress)?.deallocate()
-        }
+        if isMapped { munmap(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count) }
     }
 }

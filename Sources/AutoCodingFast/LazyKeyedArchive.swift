@@ -71,7 +71,7 @@ public final class LazyKeyedArchive {
         try self.init(storage: storage, options: options)
     }
 
-    /// Opens a keyed archive from bytes in memory (copied once). XML is converted to binary first.
+    /// Opens a keyed archive from bytes in memory (held, not copied). XML is converted to binary first.
     public convenience init(bytes: [UInt8], options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
         try self.init(storage: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
     }
@@ -135,7 +135,7 @@ public final class LazyKeyedArchive {
         }
     }
 
-    /// Whether the bytes are a file mapping (rather than a copy in memory).
+    /// Whether the bytes are a file mapping (rather than an array in memory).
     public var isMapped: Bool { storage.isMapped }
 
     /// The `$objects` entries validated so far, in UID order: what reads have touched.
