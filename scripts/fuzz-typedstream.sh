@@ -17,7 +17,7 @@ sources=(Sources/AutoCodingFast/ArchiveError.swift Sources/AutoCodingFast/Archiv
 binary=$out/fuzz-typedstream
 if [[ ! -x $binary || -n $(find "${sources[@]}" -newer "$binary" | head -1) ]]; then
     echo "fuzz: building $binary" >&2
-    swiftc -O -g -swift-version 6 -parse-as-library -sanitize=fuzzer,address -module-name AutoCodingFast \
+    swiftc -O -g -swift-version 6 -package-name autocoding -parse-as-library -sanitize=fuzzer,address -module-name AutoCodingFast \
         -suppress-warnings -o "$binary" "${sources[@]}"
 fi
 if [[ -d ../shared/corpus/typedstream ]]; then cp -n ../shared/corpus/typedstream/* "$out/corpus/typedstream/" 2>/dev/null || true; fi
