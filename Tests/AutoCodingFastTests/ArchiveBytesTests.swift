@@ -32,4 +32,19 @@ struct ArchiveBytesTests {
         }
         #expect(try lazy?.entry(ArchiveUID(141)) == .string("item 39"))
     }
+
+    /// Records keep payload offsets in 32 bits, so the trailer refuses longer inputs before reading a byte of
+    /// them (the buffer below claims 5 GiB over 16 real bytes: nothing past the length may be read).
+    @Test func binaryPlistsPast4GiBAreRefusedBeforeAnyByteIsRead() throws {
+        var options = ArchiveReadingOptions()
+        options.maxInputBytes = Int.max
+        let real = [UInt8](repeating: 0, count: 16)
+        try real.withUnsafeBytes { bytes in
+            let claimed = UnsafeRawBufferPointer(start: bytes.baseAddress, count: 5 << 30)
+            let error = try #require(throws: ArchiveError.self) { try BPlistTrailer(parsing: claimed, options: options) }
+            #expect(error.code == .limitExceeded)
+            #expect(error.reason.contains("exceeds the 4294967295 bytes binary plists are read up to"))
+        }
+        #expect(MemoryLayout<BPlistIndex.Record>.stride == 12)
+    }
 }

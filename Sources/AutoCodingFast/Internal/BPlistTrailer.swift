@@ -24,6 +24,11 @@ package struct BPlistTrailer: Sendable, Hashable {
         guard length <= options.maxInputBytes else {
             throw ArchiveError(.limitExceeded, "input of \(length) bytes exceeds maxInputBytes \(options.maxInputBytes)")
         }
+        // The record tables keep offsets in 32 bits (``BPlistIndex/Record``).
+        guard length <= Int(UInt32.max) else {
+            throw ArchiveError(
+                .limitExceeded, "input of \(length) bytes exceeds the \(UInt32.max) bytes binary plists are read up to")
+        }
         guard length >= 8, BPlistTrailer.magic.withUnsafeBytes({ $0.elementsEqual(bytes.prefix(8)) }) else {
             throw ArchiveError(.notPropertyList, "missing the bplist00 header")
         }
