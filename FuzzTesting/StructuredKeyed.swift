@@ -259,7 +259,7 @@ struct KeyedArchiveBuilder {
 
     /// A structure of many objects appended at the end; returns a reference to its head.
     private mutating func bulk() -> ArchiveValue {
-        let n = program.size(1...min(40_000, maxNesting))
+        let n = program.size(1...maxChainLength)
         let tail = reference()
         switch program.int(below: 5) {
         case 0:

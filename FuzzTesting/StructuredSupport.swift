@@ -86,11 +86,19 @@ func stage<T>(_ name: String, input: Int, _ body: () throws -> T) rethrows -> T 
 /// FUZZ_TRACE=1 prints each stage's time (for replaying an input).
 let traceStages = getenv("FUZZ_TRACE") != nil
 
-/// The deepest in-place nesting and longest chains the generators build (FUZZ_MAX_NESTING, default 60,000):
-/// lower it to explore past a known stack overflow until its fix is merged.
+/// The deepest in-place nesting the generators build (FUZZ_MAX_NESTING, default 2,000): four times the readers'
+/// depth limit, so the limits are crossed. Far deeper values would overflow the stack in the generator itself,
+/// since Swift destroys a nested enum value recursively (the readers never build one past their limits).
+/// Chains of objects (``maxChainLength``) are flat in the archive and may be much longer.
 let maxNesting: Int = {
     if let text = getenv("FUZZ_MAX_NESTING"), let value = Int(String(cString: text)) { return max(1, value) }
-    return 60_000
+    return 2_000
+}()
+
+/// The longest chains of objects the generators build (FUZZ_MAX_CHAIN, default 40,000).
+let maxChainLength: Int = {
+    if let text = getenv("FUZZ_MAX_CHAIN"), let value = Int(String(cString: text)) { return max(1, value) }
+    return 40_000
 }()
 
 let stageSeconds: Double = {

@@ -213,7 +213,7 @@ struct TypedstreamBuilder {
     // MARK: Bulk structures
 
     private mutating func bulk() -> TypedObject {
-        let n = program.size(1...min(20_000, maxNesting))
+        let n = program.size(1...min(20_000, maxChainLength))
         switch program.int(below: 3) {
         case 0:
             // A chain of arrays n deep (built from the inside out, no recursion).
