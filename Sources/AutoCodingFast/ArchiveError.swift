@@ -142,6 +142,15 @@ extension ArchiveError {
         ArchiveError(.invalidUID, "UID \(uid) ≥ object count \(objectCount)", file: file, line: line)
     }
 
+    /// A UID record, bplist object `object`, at or above the `$objects` count: the UID rule of the keyed
+    /// readers (the whole-file view checks every UID record, the record table each on first touch).
+    @inline(never)
+    static func uidBeyondObjects(_ uid: UInt32, object: Int, objectCount: Int, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        ArchiveError(.invalidUID, "UID \(uid) (bplist object \(object)) ≥ object count \(objectCount)", file: file, line: line)
+    }
+
     @inline(never)
     static func unexpectedType(_ what: String, file: String = #fileID, line: UInt = #line) -> ArchiveError {
         ArchiveError(.unexpectedType, what, file: file, line: line)

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The record table the typed decoders read: one 16-byte slot per bplist object, each validated the first
-/// time a reader reaches it.
+/// The record table of a keyed archive: one 16-byte slot per bplist object, each validated the first time a
+/// reader reaches it. The typed decoders and ``LazyKeyedArchive`` read through it.
 ///
 /// Two ways to fill it. ``init(lazy:options:)`` parses only the trailer and the four top-level entries, then
 /// validates each object on first touch with the checks (and error codes) of ``KeyedArchiveView``'s linear
@@ -32,6 +32,9 @@ package final class ArchiveRecordTable {
     @usableFromInline static let entryChecked: UInt8 = 1
     /// The flag bit of a slot whose object passed the class-descriptor check.
     static let descriptorChecked: UInt8 = 2
+    /// Whether first touch refuses a dictionary holding a key twice (``LazyKeyedArchive`` does, as
+    /// ``KeyedArchive`` does; the typed decoders read the first).
+    let rejectsDuplicateKeys: Bool
 
     package let storage: ArchiveBytes
     /// The archive's bytes; valid as long as this table exists.
@@ -69,10 +72,17 @@ package final class ArchiveRecordTable {
     /// entries; everything else is checked as it is reached. (XML is converted through the whole-file
     /// reader: it has no offsets to reach objects by.)
     package convenience init(lazy bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
-        let storage = try ArchiveBytes.binaryPlist(from: bytes, options: options)
+        try self.init(lazy: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
+    }
+
+    /// The same over bytes already in binary form (a file mapping); `rejectsDuplicateKeys` as
+    /// ``rejectsDuplicateKeys`` says.
+    package convenience init(
+        lazy storage: ArchiveBytes, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool = false
+    ) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: storage.raw, options: options)
-        try self.init(storage: storage, trailer: trailer, options: options)
-        let header = try Header(table: self)
+        try self.init(storage: storage, trailer: trailer, options: options, rejectsDuplicateKeys: rejectsDuplicateKeys)
+        let header = try KeyedArchiveHeader(reading: self, options: options)
         objectsArray = header.objects
         topDictionary = header.top
         archiver = header.archiver
@@ -84,7 +94,7 @@ package final class ArchiveRecordTable {
     /// A table holding the records of a view validated whole: every slot is filled and checked.
     package convenience init(view: KeyedArchiveView) {
         // The view's trailer parsed these bytes already; parsing again cannot fail.
-        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options)
+        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false)
         view.index.records.withUnsafeBufferPointer { records in
             for (object, record) in records.enumerated() {
                 var record = record
@@ -102,7 +112,9 @@ package final class ArchiveRecordTable {
         uidLimit = objectCount
     }
 
-    private init(storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions) throws(ArchiveError) {
+    private init(
+        storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool
+    ) throws(ArchiveError) {
         // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
         let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
         // Large tables are mapped directly: the kernel's zero pages cost nothing until written. (calloc does the
@@ -127,6 +139,7 @@ package final class ArchiveRecordTable {
         count = trailer.objectCount
         refSize = trailer.objectRefSize
         self.options = options
+        self.rejectsDuplicateKeys = rejectsDuplicateKeys
     }
 
     deinit {
@@ -173,37 +186,13 @@ package final class ArchiveRecordTable {
 
     /// The bplist object number of the value stored under `key` in validated dictionary `object`, or nil.
     package func entry(of object: Int, key: String) -> Int? {
-        var slot = 0
-        return entry(of: object, key: key, startingAt: &slot)
+        lookUp(key, in: object)
     }
 
-    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found.
-    /// Decoders read an object's keys in the order they were written, often asking for one key twice (`contains`,
-    /// then `decode`), so starting at the previous hit finds most keys at the first or second key compared.
+    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found
+    /// (``RecordSource/lookUp(_:in:startingAt:)``, the module's one keyed-entry lookup).
     package func entry(of object: Int, key: String, startingAt slot: inout Int) -> Int? {
-        let record = validated(object)
-        guard record.kind == .dictionary else { return nil }
-        let n = Int(record.count)
-        guard n > 0 else { return nil }
-        let start = slot < n ? slot : 0
-        var key = key
-        let found: Int? = key.withUTF8 { wanted in
-            var i = start
-            repeat {
-                // Keys were validated as strings with their dictionary.
-                let keyRecord = validated(ref(object, i))
-                if keyRecord.kind == .asciiString {
-                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) { return i }
-                } else if reader.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {
-                    return i
-                }
-                i = i + 1 == n ? 0 : i + 1
-            } while i != start
-            return nil
-        }
-        guard let found else { return nil }
-        slot = found
-        return ref(object, n + found)
+        lookUp(key, in: object, startingAt: &slot)
     }
 
     /// Where a key was last found: its slot and its key string's object number (see ``entry(of:key:hint:)``).
@@ -244,9 +233,7 @@ package final class ArchiveRecordTable {
     /// The bplist object number of the `$top` entry named `key`, checked to be a UID or a scalar.
     package func topEntry(_ key: String) throws(ArchiveError) -> Int? {
         guard let object = entry(of: topDictionary, key: key) else { return nil }
-        guard try !record(object).kind.isContainer else {
-            throw ArchiveError.unexpectedType("$top[\"\(key)\"] is a container, not a UID or scalar")
-        }
+        guard try !record(object).kind.isContainer else { throw KeyedArchiveHeader<Int>.topEntryIsAContainer(key) }
         return object
     }
 
@@ -262,6 +249,26 @@ package final class ArchiveRecordTable {
             names.append(reader.makeString(name, in: raw))
         }
         return names
+    }
+
+    /// The value tree of bplist object `object`, UIDs left as UIDs, validating what it reaches. First touch
+    /// proves neither depth nor acyclicity, so the walk checks both (``ArchiveReadingOptions/depthLimit``, a
+    /// container met again on its own path) and builds at most the expanded-node budget of the input.
+    package func value(at object: Int) throws(ArchiveError) -> ArchiveValue {
+        var walk = ValueWalk.firstTouch(
+            depthLimit: options.containerDepthLimit, nodeLimit: options.expandedNodeLimit(forInputBytes: raw.count))
+        return try value(at: object, walk: &walk)
+    }
+
+    /// The `$objects` entries that passed the `$class` rule so far (as entries, or as the class descriptor an
+    /// instance names), in UID order: what reads have touched. Read from the slots' flags, so that the
+    /// decoder's hot path records nothing: O(object count) per call. Entries that are one bplist object (a
+    /// writer may store two equal strings once) are touched together.
+    package var touchedUIDs: [UInt32] {
+        let checked = Self.entryChecked | Self.descriptorChecked
+        return (0..<objectCount).compactMap { uid in
+            validated(ref(objectsArray, uid)).flags & checked != 0 ? UInt32(uid) : nil
+        }
     }
 
     /// The archive validated whole (``KeyedArchiveView``), for readers that need whole values: runs the
