@@ -57,8 +57,8 @@ package final class ArchiveRecordTable {
 
     /// The number of bplist objects validated so far (all of them for a table made from a view).
     @exclusivity(unchecked) package internal(set) var validatedCount = 0
-    /// The bplist object number of the `$objects` array.
-    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = 0
+    /// The bplist object number of the `$objects` array (-1 until the header names it).
+    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = -1
     /// The bplist object number of the `$top` dictionary.
     @exclusivity(unchecked) package private(set) var topDictionary = 0
     /// The number of entries in `$objects`.
@@ -82,6 +82,11 @@ package final class ArchiveRecordTable {
     ) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: storage.raw, options: options)
         try self.init(storage: storage, trailer: trailer, options: options, rejectsDuplicateKeys: rejectsDuplicateKeys)
+        // `$objects` is known before the header rule validates it, so that its first touch skips the check of
+        // every reference (see validate(_:)): opening reads none of a large archive's entry table.
+        if try record(trailer.topObject).kind == .dictionary, let objects = entry(of: trailer.topObject, key: ArchiveKey.objects) {
+            objectsArray = objects
+        }
         let header = try KeyedArchiveHeader(reading: self, options: options)
         objectsArray = header.objects
         topDictionary = header.top

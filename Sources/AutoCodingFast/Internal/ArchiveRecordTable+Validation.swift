@@ -21,7 +21,10 @@ extension ArchiveRecordTable {
             let uid = reader.uid(record, in: raw)
             guard uid < uidLimit else { throw ArchiveError.uidBeyondObjects(uid, object: object, objectCount: uidLimit) }
         case .array:
-            try checkReferences(of: object, record, Int(record.count))
+            // `$objects`' references are checked one at a time, as checkEntry(_:) reads them: a 10-million-entry
+            // table is not read whole to open the archive. (Every other reader of its elements goes through
+            // record(_:), which checks the range.)
+            if object != objectsArray { try checkReferences(of: object, record, Int(record.count)) }
         case .dictionary:
             let n = Int(record.count)
             try checkReferences(of: object, record, 2 * n)
@@ -48,12 +51,13 @@ extension ArchiveRecordTable {
     private func checkReferences(of object: Int, _ record: BPlistIndex.Record, _ refs: Int) throws(ArchiveError) {
         for i in 0..<refs {
             let child = BPlistBytes.readUInt(raw, at: record.offset + i * refSize, width: refSize)
-            guard child < UInt64(count) else {
-                throw ArchiveError(
-                    .invalidReference,
-                    "object \(object) refers to object \(child), beyond the \(count) objects of the table")
-            }
+            guard child < UInt64(count) else { throw referenceError(object, child) }
         }
+    }
+
+    private func referenceError(_ object: Int, _ child: UInt64) -> ArchiveError {
+        ArchiveError(
+            .invalidReference, "object \(object) refers to object \(child), beyond the \(count) objects of the table")
     }
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
@@ -87,8 +91,14 @@ extension ArchiveRecordTable {
     func checkEntry(_ uid: UInt32) throws(ArchiveError) -> Int {
         guard Int(uid) < objectCount else { throw ArchiveError.invalidUID(UInt64(uid), objectCount: objectCount) }
         let object = ref(objectsArray, Int(uid))
+        guard UInt(bitPattern: object) < UInt(bitPattern: count) else {
+            throw referenceError(objectsArray, UInt64(UInt(bitPattern: object)))
+        }
         if let classUID = try checkEntry(object, uid: Int(uid)) {
             let descriptor = ref(objectsArray, classUID)
+            guard UInt(bitPattern: descriptor) < UInt(bitPattern: count) else {
+                throw referenceError(objectsArray, UInt64(UInt(bitPattern: descriptor)))
+            }
             if slots[descriptor].flags & Self.descriptorChecked == 0 {
                 try checkDescriptor(descriptor, uid: classUID, namedBy: Int(uid))
                 slots[descriptor].flags |= Self.descriptorChecked
