@@ -265,15 +265,13 @@ package final class ArchiveRecordTable {
         return try value(at: object, walk: &walk)
     }
 
-    /// The `$objects` entries that passed the `$class` rule so far (as entries, or as the class descriptor an
-    /// instance names), in UID order: what reads have touched. Read from the slots' flags, so that the
-    /// decoder's hot path records nothing: O(object count) per call. Entries that are one bplist object (a
-    /// writer may store two equal strings once) are touched together.
-    package var touchedUIDs: [UInt32] {
-        let checked = Self.entryChecked | Self.descriptorChecked
-        return (0..<objectCount).compactMap { uid in
-            validated(ref(objectsArray, uid)).flags & checked != 0 ? UInt32(uid) : nil
-        }
+    /// The UID that the `$class` of checked `$objects` entry `object` names, or nil when the entry is not an
+    /// instance (not a dictionary, or a class descriptor).
+    package func classUID(ofEntry object: Int) -> Int? {
+        guard validated(object).kind == .dictionary, lookUp(ArchiveKey.className, in: object) == nil,
+            let classRef = lookUp(ArchiveKey.class, in: object), validated(classRef).kind == .uid
+        else { return nil }
+        return Int(reader.uid(validated(classRef), in: raw))
     }
 
     /// The archive validated whole (``KeyedArchiveView``), for readers that need whole values: runs the

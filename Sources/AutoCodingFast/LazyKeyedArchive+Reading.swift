@@ -19,20 +19,20 @@ extension LazyKeyedArchive {
 
     /// The `$objects` entry at `uid` as a value with its UIDs unresolved (an instance is its field dictionary).
     public func entry(_ uid: ArchiveUID) throws(ArchiveError) -> ArchiveValue {
-        try table.value(at: table.objectNumber(uid.rawValue))
+        try table.value(at: entryObject(for: uid))
     }
 
     /// One field of the instance at `uid`, decoded without decoding its other fields; nil when the instance
     /// has no such key or the entry is not an instance.
     public func field(_ key: String, of uid: ArchiveUID) throws(ArchiveError) -> ArchiveValue? {
-        try value(forKey: key, in: table.objectNumber(uid.rawValue)).map { (value) throws(ArchiveError) in
+        try value(forKey: key, in: entryObject(for: uid)).map { (value) throws(ArchiveError) in
             try table.value(at: value)
         }
     }
 
     /// The class of the instance at `uid`, or nil when the entry is not a class instance.
     public func archiveClass(of uid: ArchiveUID) throws(ArchiveError) -> ArchiveClass? {
-        try archiveClass(ofObject: table.objectNumber(uid.rawValue))
+        try archiveClass(ofObject: entryObject(for: uid))
     }
 
     // MARK: Navigation by bplist object number, for the object layer's lazy walks
@@ -89,7 +89,7 @@ extension LazyKeyedArchive {
         let record = try table.record(object)
         guard record.kind == .uid else { throw ArchiveError.unexpectedType("object \(object) is a \(record.kind), not a UID") }
         let uid = table.reader.uid(record, in: table.raw)
-        return (ArchiveUID(uid), try table.objectNumber(uid))
+        return (ArchiveUID(uid), try entryObject(for: ArchiveUID(uid)))
     }
 
     /// The value tree of bplist object `object`, UIDs unresolved.
@@ -103,10 +103,5 @@ extension LazyKeyedArchive {
         guard let classRef = try value(forKey: ArchiveKey.class, in: object), try table.record(classRef).kind == .uid
         else { return nil }
         return ArchiveClass(descriptor: try table.value(at: follow(classRef).entry))
-    }
-
-    /// The bplist object number of the `$objects` entry `uid`, after checking the UID and the entry's class.
-    package func entryObject(for uid: ArchiveUID) throws(ArchiveError) -> Int {
-        try table.objectNumber(uid.rawValue)
     }
 }

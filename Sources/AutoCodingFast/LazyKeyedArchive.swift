@@ -44,6 +44,10 @@ public final class LazyKeyedArchive {
 
     /// The record table, filled on first touch.
     let table: ArchiveRecordTable
+    /// The `$objects` entries reached through this archive, and the class descriptors of the instances among
+    /// them. Kept here, not in the table: the table's flags mark bplist objects, and a writer that uniques
+    /// scalars stores equal strings of many entries once.
+    private var touched: Set<UInt32> = []
 
     package var storage: ArchiveBytes { table.storage }
     /// The bplist object number of the `$top` dictionary.
@@ -84,7 +88,17 @@ public final class LazyKeyedArchive {
     public var isMapped: Bool { storage.isMapped }
 
     /// The `$objects` entries validated so far, in UID order: what reads have touched.
-    public var touchedUIDs: [ArchiveUID] { table.touchedUIDs.map { ArchiveUID($0) } }
+    public var touchedUIDs: [ArchiveUID] { touched.sorted().map { ArchiveUID($0) } }
+
+    /// The bplist object number of the `$objects` entry `uid`, after checking the UID and the entry's class
+    /// (the `$class` rule, once per entry); recorded in ``touchedUIDs``.
+    package func entryObject(for uid: ArchiveUID) throws(ArchiveError) -> Int {
+        let object = try table.objectNumber(uid.rawValue)
+        if touched.insert(uid.rawValue).inserted, let classUID = table.classUID(ofEntry: object) {
+            touched.insert(UInt32(classUID))
+        }
+        return object
+    }
 
     /// The number of bplist objects (of every kind, `$objects` entries and the values inside them)
     /// validated so far.
