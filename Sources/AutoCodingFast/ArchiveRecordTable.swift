@@ -87,7 +87,12 @@ package final class ArchiveRecordTable {
         if try record(trailer.topObject).kind == .dictionary, let objects = entry(of: trailer.topObject, key: ArchiveKey.objects) {
             objectsArray = objects
         }
+        let presumed = objectsArray
         let header = try KeyedArchiveHeader(reading: self, options: options)
+        if presumed >= 0, presumed != header.objects, slots[presumed].kind == .array {
+            // A root with `$objects` twice (the header rule takes the last): the first was an ordinary array.
+            try checkReferences(of: presumed, slots[presumed], Int(slots[presumed].count))
+        }
         objectsArray = header.objects
         topDictionary = header.top
         archiver = header.archiver

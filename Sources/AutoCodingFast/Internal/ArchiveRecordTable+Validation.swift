@@ -48,7 +48,9 @@ extension ArchiveRecordTable {
     }
 
     /// Every reference of a container names an object of the table.
-    private func checkReferences(of object: Int, _ record: BPlistIndex.Record, _ refs: Int) throws(ArchiveError) {
+    func checkReferences(of object: Int, _ record: BPlistIndex.Record, _ refs: Int) throws(ArchiveError) {
+        // All at once; the loop below only finds the first culprit, for the message.
+        guard BPlistBytes.maxUInt(raw, from: record.offset, count: refs, width: refSize) >= UInt64(count) else { return }
         for i in 0..<refs {
             let child = BPlistBytes.readUInt(raw, at: record.offset + i * refSize, width: refSize)
             guard child < UInt64(count) else { throw referenceError(object, child) }
