@@ -84,6 +84,19 @@ extension LazyKeyedArchive {
         try table.topEntry(key)
     }
 
+    /// The object numbers of every `$top` entry in file order, each checked not to be a container (one pass:
+    /// looking each key up again would be quadratic in the number of keys).
+    package func topEntries() throws(ArchiveError) -> [Int] {
+        var result: [Int] = []
+        for (key, entry) in try entries(of: topDictionary) {
+            guard try !table.record(entry).kind.isContainer else {
+                throw KeyedArchiveHeader<Int>.topEntryIsAContainer(key)
+            }
+            result.append(entry)
+        }
+        return result
+    }
+
     /// The UID held by UID object `object` and the object number of the `$objects` entry it names.
     package func follow(_ object: Int) throws(ArchiveError) -> (uid: ArchiveUID, entry: Int) {
         let record = try table.record(object)
