@@ -58,8 +58,7 @@ extension ArchiveRecordTable {
     }
 
     private func referenceError(_ object: Int, _ child: UInt64) -> ArchiveError {
-        ArchiveError(
-            .invalidReference, "object \(object) refers to object \(child), beyond the \(count) objects of the table")
+        ArchiveError.referenceBeyondTable(child, from: object, count: count)
     }
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
@@ -67,10 +66,7 @@ extension ArchiveRecordTable {
     private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) {
         var record = slots[key]
         if record.offset == 0 { record = try BPlistIndex.record(object: key, in: raw, trailer: trailer) }
-        guard record.kind == .asciiString || record.kind == .utf16String else {
-            throw ArchiveError.unexpectedType(
-                "dictionary object \(object) has a key (object \(key)) that is a \(record.kind), not a string")
-        }
+        guard record.kind.isString else { throw ArchiveError.keyIsNotAString(key, kind: "\(record.kind)", in: object) }
         if slots[key].offset == 0 { store(record, at: key) }
     }
 
