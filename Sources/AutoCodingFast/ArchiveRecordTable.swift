@@ -10,10 +10,13 @@ import Darwin
 /// Two ways to fill it. ``init(lazy:options:)`` parses only the trailer and the four top-level entries, then
 /// validates each object on first touch with the checks (and error codes) of ``KeyedArchiveView``'s linear
 /// pass: marker, payload extent, string encoding, references in range, string keys, UIDs below the object
-/// count, and an `$objects` instance's `$class` naming a class descriptor. A decode that fails after a few
-/// hundred objects of a 2,000,000-object file has then paid for a few hundred objects, not for the file, and
-/// damage in objects the reader never reaches is never reported. ``init(view:)`` copies the records of a
-/// view that was validated whole, so decoding an opened view rechecks nothing.
+/// count, and the `$class` rule of an `$objects` entry (`RecordSource+Classes.swift`). A container's references
+/// are checked when it is first touched, except `$objects`' own, each checked when its entry is first reached,
+/// so that opening reads none of the entry table. A decode that fails after a few hundred objects of a
+/// 2,000,000-object file has then paid for a few hundred objects, not for the file, and damage in objects the
+/// reader never reaches is never reported. ``init(view:)`` (the eager fill) copies the records of a view that
+/// was validated whole, so decoding an opened view rechecks nothing. The rules themselves are written once for
+/// this table and the whole-file index (``RecordSource``; docs/RECORD-TABLE.md).
 ///
 /// What first touch does not prove, the readers must not assume: containers are not proven acyclic or
 /// shallow (the whole-file pass proves that), so a reader that follows references into plain containers
