@@ -142,6 +142,35 @@ extension ArchiveError {
         ArchiveError(.invalidUID, "UID \(uid) ≥ object count \(objectCount)", file: file, line: line)
     }
 
+    /// A UID record, bplist object `object`, at or above the `$objects` count: the UID rule of the keyed
+    /// readers (the whole-file view checks every UID record, the record table each on first touch).
+    @inline(never)
+    static func uidBeyondObjects(_ uid: UInt32, object: Int, objectCount: Int, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        ArchiveError(.invalidUID, "UID \(uid) (bplist object \(object)) ≥ object count \(objectCount)", file: file, line: line)
+    }
+
+    /// Container `object` refers to `child`, not an object of the table (`count` objects): the reference rule of
+    /// the whole-file pass and of first-touch validation.
+    @inline(never)
+    static func referenceBeyondTable(
+        _ child: UInt64, from object: Int, count: Int, file: String = #fileID, line: UInt = #line
+    ) -> ArchiveError {
+        ArchiveError(
+            .invalidReference, "object \(object) refers to object \(child), beyond the \(count) objects of the table",
+            file: file, line: line)
+    }
+
+    /// Dictionary `object` has a key (object `key`) that is not a string: the key rule of the whole-file pass
+    /// and of first-touch validation.
+    @inline(never)
+    static func keyIsNotAString(_ key: Int, kind: String, in object: Int, file: String = #fileID, line: UInt = #line)
+        -> ArchiveError
+    {
+        unexpectedType("dictionary object \(object) has a key (object \(key)) that is a \(kind), not a string", file: file, line: line)
+    }
+
     @inline(never)
     static func unexpectedType(_ what: String, file: String = #fileID, line: UInt = #line) -> ArchiveError {
         ArchiveError(.unexpectedType, what, file: file, line: line)

@@ -4,16 +4,19 @@ import Glibc
 import Darwin
 #endif
 
-/// The record table the typed decoders read: one 16-byte slot per bplist object, each validated the first
-/// time a reader reaches it.
+/// The record table of a keyed archive: one 16-byte slot per bplist object, each validated the first time a
+/// reader reaches it. The typed decoders and ``LazyKeyedArchive`` read through it.
 ///
 /// Two ways to fill it. ``init(lazy:options:)`` parses only the trailer and the four top-level entries, then
 /// validates each object on first touch with the checks (and error codes) of ``KeyedArchiveView``'s linear
 /// pass: marker, payload extent, string encoding, references in range, string keys, UIDs below the object
-/// count, and an `$objects` instance's `$class` naming a class descriptor. A decode that fails after a few
-/// hundred objects of a 2,000,000-object file has then paid for a few hundred objects, not for the file, and
-/// damage in objects the reader never reaches is never reported. ``init(view:)`` copies the records of a
-/// view that was validated whole, so decoding an opened view rechecks nothing.
+/// count, and the `$class` rule of an `$objects` entry (`RecordSource+Classes.swift`). A container's references
+/// are checked when it is first touched, except `$objects`' own, each checked when its entry is first reached,
+/// so that opening reads none of the entry table. A decode that fails after a few hundred objects of a
+/// 2,000,000-object file has then paid for a few hundred objects, not for the file, and damage in objects the
+/// reader never reaches is never reported. ``init(view:)`` (the eager fill) copies the records of a view that
+/// was validated whole, so decoding an opened view rechecks nothing. The rules themselves are written once for
+/// this table and the whole-file index (``RecordSource``; docs/RECORD-TABLE.md).
 ///
 /// What first touch does not prove, the readers must not assume: containers are not proven acyclic or
 /// shallow (the whole-file pass proves that), so a reader that follows references into plain containers
@@ -32,6 +35,9 @@ package final class ArchiveRecordTable {
     @usableFromInline static let entryChecked: UInt8 = 1
     /// The flag bit of a slot whose object passed the class-descriptor check.
     static let descriptorChecked: UInt8 = 2
+    /// Whether first touch refuses a dictionary holding a key twice (``LazyKeyedArchive`` does, as
+    /// ``KeyedArchive`` does; the typed decoders read the first).
+    let rejectsDuplicateKeys: Bool
 
     package let storage: ArchiveBytes
     /// The archive's bytes; valid as long as this table exists.
@@ -54,8 +60,8 @@ package final class ArchiveRecordTable {
 
     /// The number of bplist objects validated so far (all of them for a table made from a view).
     @exclusivity(unchecked) package internal(set) var validatedCount = 0
-    /// The bplist object number of the `$objects` array.
-    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = 0
+    /// The bplist object number of the `$objects` array (-1 until the header names it).
+    @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = -1
     /// The bplist object number of the `$top` dictionary.
     @exclusivity(unchecked) package private(set) var topDictionary = 0
     /// The number of entries in `$objects`.
@@ -69,10 +75,27 @@ package final class ArchiveRecordTable {
     /// entries; everything else is checked as it is reached. (XML is converted through the whole-file
     /// reader: it has no offsets to reach objects by.)
     package convenience init(lazy bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
-        let storage = try ArchiveBytes.binaryPlist(from: bytes, options: options)
+        try self.init(lazy: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
+    }
+
+    /// The same over bytes already in binary form (a file mapping); `rejectsDuplicateKeys` as
+    /// ``rejectsDuplicateKeys`` says.
+    package convenience init(
+        lazy storage: ArchiveBytes, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool = false
+    ) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: storage.raw, options: options)
-        try self.init(storage: storage, trailer: trailer, options: options)
-        let header = try Header(table: self)
+        try self.init(storage: storage, trailer: trailer, options: options, rejectsDuplicateKeys: rejectsDuplicateKeys)
+        // `$objects` is known before the header rule validates it, so that its first touch skips the check of
+        // every reference (see validate(_:)): opening reads none of a large archive's entry table.
+        if try record(trailer.topObject).kind == .dictionary, let objects = entry(of: trailer.topObject, key: ArchiveKey.objects) {
+            objectsArray = objects
+        }
+        let presumed = objectsArray
+        let header = try KeyedArchiveHeader(reading: self, options: options)
+        if presumed >= 0, presumed != header.objects, slots[presumed].kind == .array {
+            // A root with `$objects` twice (the header rule takes the last): the first was an ordinary array.
+            try checkReferences(of: presumed, slots[presumed], Int(slots[presumed].count))
+        }
         objectsArray = header.objects
         topDictionary = header.top
         archiver = header.archiver
@@ -84,7 +107,7 @@ package final class ArchiveRecordTable {
     /// A table holding the records of a view validated whole: every slot is filled and checked.
     package convenience init(view: KeyedArchiveView) {
         // The view's trailer parsed these bytes already; parsing again cannot fail.
-        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options)
+        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false)
         view.index.records.withUnsafeBufferPointer { records in
             for (object, record) in records.enumerated() {
                 var record = record
@@ -102,7 +125,9 @@ package final class ArchiveRecordTable {
         uidLimit = objectCount
     }
 
-    private init(storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions) throws(ArchiveError) {
+    private init(
+        storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool
+    ) throws(ArchiveError) {
         // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
         let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
         // Large tables are mapped directly: the kernel's zero pages cost nothing until written. (calloc does the
@@ -127,6 +152,7 @@ package final class ArchiveRecordTable {
         count = trailer.objectCount
         refSize = trailer.objectRefSize
         self.options = options
+        self.rejectsDuplicateKeys = rejectsDuplicateKeys
     }
 
     deinit {
@@ -173,37 +199,13 @@ package final class ArchiveRecordTable {
 
     /// The bplist object number of the value stored under `key` in validated dictionary `object`, or nil.
     package func entry(of object: Int, key: String) -> Int? {
-        var slot = 0
-        return entry(of: object, key: key, startingAt: &slot)
+        lookUp(key, in: object)
     }
 
-    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found.
-    /// Decoders read an object's keys in the order they were written, often asking for one key twice (`contains`,
-    /// then `decode`), so starting at the previous hit finds most keys at the first or second key compared.
+    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found
+    /// (``RecordSource/lookUp(_:in:startingAt:)``, the module's one keyed-entry lookup).
     package func entry(of object: Int, key: String, startingAt slot: inout Int) -> Int? {
-        let record = validated(object)
-        guard record.kind == .dictionary else { return nil }
-        let n = Int(record.count)
-        guard n > 0 else { return nil }
-        let start = slot < n ? slot : 0
-        var key = key
-        let found: Int? = key.withUTF8 { wanted in
-            var i = start
-            repeat {
-                // Keys were validated as strings with their dictionary.
-                let keyRecord = validated(ref(object, i))
-                if keyRecord.kind == .asciiString {
-                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) { return i }
-                } else if reader.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {
-                    return i
-                }
-                i = i + 1 == n ? 0 : i + 1
-            } while i != start
-            return nil
-        }
-        guard let found else { return nil }
-        slot = found
-        return ref(object, n + found)
+        lookUp(key, in: object, startingAt: &slot)
     }
 
     /// Where a key was last found: its slot and its key string's object number (see ``entry(of:key:hint:)``).
@@ -244,9 +246,7 @@ package final class ArchiveRecordTable {
     /// The bplist object number of the `$top` entry named `key`, checked to be a UID or a scalar.
     package func topEntry(_ key: String) throws(ArchiveError) -> Int? {
         guard let object = entry(of: topDictionary, key: key) else { return nil }
-        guard try !record(object).kind.isContainer else {
-            throw ArchiveError.unexpectedType("$top[\"\(key)\"] is a container, not a UID or scalar")
-        }
+        guard try !record(object).kind.isContainer else { throw KeyedArchiveHeader<Int>.topEntryIsAContainer(key) }
         return object
     }
 
@@ -262,6 +262,24 @@ package final class ArchiveRecordTable {
             names.append(reader.makeString(name, in: raw))
         }
         return names
+    }
+
+    /// The value tree of bplist object `object`, UIDs left as UIDs, validating what it reaches. First touch
+    /// proves neither depth nor acyclicity, so the walk checks both (``ArchiveReadingOptions/depthLimit``, a
+    /// container met again on its own path) and builds at most the expanded-node budget of the input.
+    package func value(at object: Int) throws(ArchiveError) -> ArchiveValue {
+        var walk = ValueWalk.firstTouch(
+            depthLimit: options.containerDepthLimit, nodeLimit: options.expandedNodeLimit(forInputBytes: raw.count))
+        return try value(at: object, walk: &walk)
+    }
+
+    /// The UID that the `$class` of checked `$objects` entry `object` names, or nil when the entry is not an
+    /// instance (not a dictionary, or a class descriptor).
+    package func classUID(ofEntry object: Int) -> Int? {
+        guard validated(object).kind == .dictionary, lookUp(ArchiveKey.className, in: object) == nil,
+            let classRef = lookUp(ArchiveKey.class, in: object), validated(classRef).kind == .uid
+        else { return nil }
+        return Int(reader.uid(validated(classRef), in: raw))
     }
 
     /// The archive validated whole (``KeyedArchiveView``), for readers that need whole values: runs the

@@ -9,31 +9,29 @@ extension KeyedArchive {
         try self.init(propertyList: ArchiveValue(propertyList: bytes, options: options), options: options)
     }
 
-    /// Validates a property-list value as a keyed archive and takes its parts.
+    /// Validates a property-list value as a keyed archive and takes its parts, with the header rule every
+    /// reader applies (``KeyedArchiveHeader``).
     public init(propertyList value: ArchiveValue, options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
         guard case .dictionary(let root) = value else {
-            throw ArchiveError(.notKeyedArchive, "the property list's root is a \(value.typeName), not a dictionary")
+            throw KeyedArchiveHeader<ArchiveValue>.rootIsNotADictionary(value.typeName)
         }
-        guard root[ArchiveKey.objects] != nil || root[ArchiveKey.archiver] != nil || root[ArchiveKey.top] != nil
-        else {
-            throw ArchiveError(.notKeyedArchive, "the root dictionary has none of $archiver, $objects and $top")
+        let header = try KeyedArchiveHeader<ArchiveValue>(
+            entry: { root[$0] },
+            describe: { value in
+                switch value {
+                case .string(let string): .init(kind: .string, name: value.typeName, string: string)
+                case .integer(let integer): .init(kind: .integer, name: value.typeName, integer: integer)
+                case .unsignedInteger: .init(kind: .integer, name: value.typeName)
+                case .array: .init(kind: .array, name: value.typeName)
+                case .dictionary: .init(kind: .dictionary, name: value.typeName)
+                default: .init(kind: .other, name: value.typeName)
+                }
+            },
+            options: options)
+        guard case .array(let objects) = header.objects, case .dictionary(let topValues) = header.top else {
+            throw ArchiveError.unexpectedType("$top or $objects changed type")
         }
-        guard case .string(let archiver)? = root[ArchiveKey.archiver] else {
-            throw Self.missingOrWrongType(ArchiveKey.archiver, root, expected: "string")
-        }
-        guard case .integer(let version)? = root[ArchiveKey.version] else {
-            throw Self.missingOrWrongType(ArchiveKey.version, root, expected: "integer")
-        }
-        if options.requiresKnownVersion && version != Int64(ArchiveKey.formatVersion) {
-            throw ArchiveError(.unsupportedVersion, "$version is \(version), not \(ArchiveKey.formatVersion)")
-        }
-        guard case .array(let objects)? = root[ArchiveKey.objects] else {
-            throw Self.missingOrWrongType(ArchiveKey.objects, root, expected: "array")
-        }
-        guard case .dictionary(let topValues)? = root[ArchiveKey.top] else {
-            throw Self.missingOrWrongType(ArchiveKey.top, root, expected: "dictionary")
-        }
-        self.init(archiver: archiver, version: Int(version), top: topValues, objects: objects)
+        self.init(archiver: header.archiver, version: header.version, top: topValues, objects: objects)
         try validate()
     }
 
@@ -44,10 +42,7 @@ extension KeyedArchive {
             if case .uid(let uid) = entry, uid.index >= objects.count {
                 throw ArchiveError(.invalidUID, "$top[\"\(key)\"] is UID \(uid.rawValue) ≥ object count \(objects.count)")
             }
-            if case .array = entry { throw ArchiveError.unexpectedType("$top[\"\(key)\"] is an array, not a UID or scalar") }
-            if case .dictionary = entry {
-                throw ArchiveError.unexpectedType("$top[\"\(key)\"] is a dictionary, not a UID or scalar")
-            }
+            if entry.isContainer { throw KeyedArchiveHeader<ArchiveValue>.topEntryIsAContainer(key) }
         }
         try validateObjects()
     }
@@ -57,31 +52,27 @@ extension KeyedArchive {
         for (index, object) in objects.enumerated() {
             try Self.checkUIDs(in: object, object: index, count: count)
             guard case .dictionary(let fields) = object else { continue }
+            // The `$class` rule of `RecordSource+Classes.swift`, over values; its errors.
             if let name = fields[ArchiveKey.className] {
-                guard case .string = name else {
-                    throw ArchiveError.unexpectedType("object \(index): $classname is a \(name.typeName), not a string")
-                }
-                if let chain = fields[ArchiveKey.classes] {
-                    guard case .array(let names) = chain, names.allSatisfy({ $0.stringValue != nil }) else {
-                        throw ArchiveError.unexpectedType("object \(index): $classes is not an array of strings")
-                    }
-                }
+                guard case .string = name else { throw ClassDescriptorRule.classNameIsNotAString(uid: index, name.typeName) }
+                try Self.checkClassChain(fields, uid: index)
                 continue
             }
-            guard let classRef = fields[ArchiveKey.class] else {
-                throw ArchiveError.missingKey(ArchiveKey.class, in: "object \(index) (UID \(index))")
-            }
+            guard let classRef = fields[ArchiveKey.class] else { throw ClassDescriptorRule.missingClass(uid: index) }
             guard case .uid(let classUID) = classRef else {
-                throw ArchiveError.unexpectedType(
-                    "object \(index) (UID \(index)): $class is a \(classRef.typeName), not a UID")
+                throw ClassDescriptorRule.classIsNotAUID(uid: index, classRef.typeName)
             }
-            guard case .dictionary(let descriptor) = objects[classUID.index],
-                case .string? = descriptor[ArchiveKey.className]
-            else {
-                throw ArchiveError(
-                    .unexpectedType,
-                    "object \(index) (UID \(index)): $class UID \(classUID.rawValue) is not a class descriptor with a $classname")
-            }
+            // The descriptor's own `$classes` is checked with its entry.
+            guard case .dictionary(let descriptor) = objects[classUID.index], case .string? = descriptor[ArchiveKey.className]
+            else { throw ClassDescriptorRule.notADescriptor(uid: index, classUID: classUID.index) }
+        }
+    }
+
+    /// A descriptor's `$classes`, when present, is an array of strings.
+    private static func checkClassChain(_ fields: OrderedDictionary<String, ArchiveValue>, uid: Int) throws(ArchiveError) {
+        guard let chain = fields[ArchiveKey.classes] else { return }
+        guard case .array(let names) = chain, names.allSatisfy({ $0.stringValue != nil }) else {
+            throw ClassDescriptorRule.classesAreNotStrings(uid: uid)
         }
     }
 
@@ -99,12 +90,5 @@ extension KeyedArchive {
         for field in fields.values {
             if field.isContainer { try field.forEachNode(check) } else { try check(field) }
         }
-    }
-
-    private static func missingOrWrongType(
-        _ key: String, _ root: OrderedDictionary<String, ArchiveValue>, expected: String
-    ) -> ArchiveError {
-        guard let found = root[key] else { return ArchiveError.missingKey(key, in: "the archive") }
-        return ArchiveError.unexpectedType("\(key) is a \(found.typeName), not a \(expected)")
     }
 }

@@ -10,7 +10,8 @@ import OrderedCollections
 /// the same rule and message as ``KeyedArchiveView/keyedArchive()``).
 package struct KeyedArchiveEntries {
     private let view: KeyedArchiveView
-    private var cache: ValueCache
+    private let records: IndexRecords
+    private var walk: ValueWalk
 
     /// Entries of `view`, after the check that its shared references expand to at most the view's node budget
     /// (the check ``KeyedArchiveView/keyedArchive()`` makes, so both forms refuse the same archives).
@@ -18,7 +19,8 @@ package struct KeyedArchiveEntries {
         try view.index.checkExpandedSize(
             in: view.raw, limit: view.options.expandedNodeLimit(forInputBytes: view.raw.count), forLibplist: false)
         self.view = view
-        cache = ValueCache(dense: view.index.records.count)
+        records = view.records
+        walk = .proven(cache: ValueCache(dense: view.index.records.count))
     }
 
     /// The number of `$objects` entries.
@@ -45,8 +47,7 @@ package struct KeyedArchiveEntries {
 
     /// The entry at `uid` as a value (an instance's fields hold their references as ``ArchiveValue/uid(_:)``).
     package mutating func value(_ uid: Int) throws(ArchiveError) -> ArchiveValue {
-        try view.index.value(at: view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: view.raw),
-                             in: view.raw, cache: &cache)
+        try records.value(at: view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: view.raw), walk: &walk)
     }
 
     /// The number of keys of the instance at `uid`, `$class` included.
@@ -68,9 +69,9 @@ package struct KeyedArchiveEntries {
         var sawClass = false
         for i in 0..<n {
             // Keys are validated strings.
-            guard case .string(let key) = try index.value(at: index.ref(object, i, in: raw), in: raw, cache: &cache)
+            guard case .string(let key) = try records.value(at: index.ref(object, i, in: raw), walk: &walk)
             else { continue }
-            let value = try index.value(at: index.ref(object, n + i, in: raw), in: raw, cache: &cache)
+            let value = try records.value(at: index.ref(object, n + i, in: raw), walk: &walk)
             if key == ArchiveKey.class {
                 // Left out of the fields, but still held once only.
                 guard !sawClass else { throw BPlistIndex.duplicateKey(key, object: object) }
@@ -83,7 +84,7 @@ package struct KeyedArchiveEntries {
 
     /// The `$top` entries in file order: UIDs or scalars (the view refused containers).
     package mutating func top() throws(ArchiveError) -> OrderedDictionary<String, ArchiveValue> {
-        guard case .dictionary(let top) = try view.index.value(at: view.topDictionary, in: view.raw, cache: &cache)
+        guard case .dictionary(let top) = try records.value(at: view.topDictionary, walk: &walk)
         else { throw ArchiveError.unexpectedType("$top changed type") }
         return top
     }

@@ -49,7 +49,7 @@ public struct KeyedArchiveView: Sendable {
         let raw = storage.raw
         expandedNodeLimit = options.expandedNodeLimit(forInputBytes: raw.count)
         let index = try BPlistIndex(validating: raw, options: options)
-        let header = try Header(index: index, bytes: raw, options: options)
+        let header = try KeyedArchiveHeader(reading: IndexRecords(index: index, raw: raw), options: options)
         self.index = index
         objectsArray = header.objects
         topDictionary = header.top
@@ -100,9 +100,9 @@ public struct KeyedArchiveView: Sendable {
     /// references would expand past ``ArchiveReadingOptions/maxExpandedNodeCount`` nodes.
     public func keyedArchive() throws(ArchiveError) -> KeyedArchive {
         try index.checkExpandedSize(in: raw, limit: expandedNodeLimit, forLibplist: false)
-        var cache = ValueCache(dense: index.records.count)
-        guard case .dictionary(let top) = try index.value(at: topDictionary, in: raw, cache: &cache),
-            case .array(let objects) = try index.value(at: objectsArray, in: raw, cache: &cache)
+        var walk = ValueWalk.proven(cache: ValueCache(dense: index.records.count))
+        guard case .dictionary(let top) = try records.value(at: topDictionary, walk: &walk),
+            case .array(let objects) = try records.value(at: objectsArray, walk: &walk)
         else { throw ArchiveError.unexpectedType("$top or $objects changed type") }
         return KeyedArchive(archiver: archiver, version: version, top: top, objects: objects)
     }
@@ -125,146 +125,46 @@ public struct KeyedArchiveView: Sendable {
 
     /// The bplist object number of the value stored under `key` in dictionary object `object`, or nil.
     package func entry(of object: Int, key: String, in raw: UnsafeRawBufferPointer) -> Int? {
-        var slot = 0
-        return entry(of: object, key: key, startingAt: &slot, in: raw)
+        IndexRecords(index: index, raw: raw).lookUp(key, in: object)
     }
 
-    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found.
-    /// Decoders read an object's keys in the order they were written, often asking for one key twice (`contains`,
-    /// then `decode`), so starting at the previous hit finds most keys at the first or second key compared.
+    /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found
+    /// (``RecordSource/lookUp(_:in:startingAt:)``, the module's one keyed-entry lookup).
     package func entry(of object: Int, key: String, startingAt slot: inout Int, in raw: UnsafeRawBufferPointer) -> Int? {
-        let record = index.records[object]
-        guard record.kind == .dictionary else { return nil }
-        let n = Int(record.count)
-        guard n > 0 else { return nil }
-        let start = slot < n ? slot : 0
-        var key = key
-        let found: Int? = key.withUTF8 { wanted in
-            var i = start
-            repeat {
-                let keyRecord = index.records[index.ref(object, i, in: raw)]
-                if keyRecord.kind == .asciiString {
-                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) { return i }
-                } else if index.makeString(keyRecord, in: raw).utf8.elementsEqual(wanted) {
-                    return i
-                }
-                i = i + 1 == n ? 0 : i + 1
-            } while i != start
-            return nil
-        }
-        guard let found else { return nil }
-        slot = found
-        return index.ref(object, n + found, in: raw)
+        IndexRecords(index: index, raw: raw).lookUp(key, in: object, startingAt: &slot)
     }
 
     /// The value tree of one bplist object.
     package func materialize(_ object: Int, in raw: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
-        var cache = ValueCache()
-        return try index.value(at: object, in: raw, cache: &cache)
+        var walk = ValueWalk.proven(cache: ValueCache())
+        return try IndexRecords(index: index, raw: raw).value(at: object, walk: &walk)
     }
+
+    /// The validated records, as the module's rules read them.
+    var records: IndexRecords { IndexRecords(index: index, raw: raw) }
 
     // MARK: Validation
-
-    /// The top-level dictionary's four entries, checked.
-    private struct Header {
-        var objects: Int
-        var top: Int
-        var archiver: String
-        var version: Int
-
-        init(index: BPlistIndex, bytes raw: UnsafeRawBufferPointer, options: ArchiveReadingOptions)
-            throws(ArchiveError)
-        {
-            let root = index.topObject
-            guard index.records[root].kind == .dictionary else {
-                throw ArchiveError(.notKeyedArchive, "the property list's root is not a dictionary")
-            }
-            let n = Int(index.records[root].count)
-            var found: [String: Int] = [:]
-            for i in 0..<n {
-                let key = index.makeString(index.records[index.ref(root, i, in: raw)], in: raw)
-                if key.hasPrefix("$") { found[key] = index.ref(root, n + i, in: raw) }
-            }
-            guard found[ArchiveKey.objects] != nil || found[ArchiveKey.archiver] != nil || found[ArchiveKey.top] != nil
-            else { throw ArchiveError(.notKeyedArchive, "the root dictionary has none of $archiver, $objects and $top") }
-
-            func require(_ key: String, _ kinds: [BPlistIndex.Kind], _ expected: String) throws(ArchiveError) -> Int {
-                guard let object = found[key] else { throw ArchiveError.missingKey(key, in: "the archive") }
-                guard kinds.contains(index.records[object].kind) else {
-                    throw ArchiveError.unexpectedType("\(key) is a \(index.records[object].kind), not a \(expected)")
-                }
-                return object
-            }
-            let archiverObject = try require(ArchiveKey.archiver, [.asciiString, .utf16String], "string")
-            let versionObject = try require(ArchiveKey.version, [.integer], "integer")
-            objects = try require(ArchiveKey.objects, [.array], "array")
-            top = try require(ArchiveKey.top, [.dictionary], "dictionary")
-            archiver = index.makeString(index.records[archiverObject], in: raw)
-            guard case .integer(let v) = index.integer(index.records[versionObject], in: raw) else {
-                throw ArchiveError(.unsupportedVersion, "$version is above Int64.max")
-            }
-            if options.requiresKnownVersion && v != Int64(ArchiveKey.formatVersion) {
-                throw ArchiveError(.unsupportedVersion, "$version is \(v), not \(ArchiveKey.formatVersion)")
-            }
-            version = Int(v)
-        }
-    }
 
     /// Every UID in range, `$top` entries UIDs or scalars, and every instance's `$class` a class descriptor.
     private func checkObjects(_ raw: UnsafeRawBufferPointer) throws(ArchiveError) {
         for (number, record) in index.records.enumerated() where record.kind == .uid {
             let uid = index.uid(record, in: raw)
-            guard uid < objectCount else {
-                throw ArchiveError(.invalidUID, "UID \(uid) (bplist object \(number)) ≥ object count \(objectCount)")
-            }
+            guard uid < objectCount else { throw ArchiveError.uidBeyondObjects(uid, object: number, objectCount: objectCount) }
         }
         let topCount = Int(index.records[topDictionary].count)
         for i in 0..<topCount where index.records[index.ref(topDictionary, topCount + i, in: raw)].kind.isContainer {
             let key = index.makeString(index.records[index.ref(topDictionary, i, in: raw)], in: raw)
-            throw ArchiveError.unexpectedType("$top[\"\(key)\"] is a container, not a UID or scalar")
+            throw KeyedArchiveHeader<Int>.topEntryIsAContainer(key)
         }
+        // The `$class` rule on every entry, descriptors no instance names included (as KeyedArchive.validate()
+        // checks them); each descriptor an instance names once.
+        let records = self.records
         var checkedClasses = Set<Int>()
         for uid in 0..<objectCount {
             let object = index.ref(objectsArray, uid, in: raw)
-            guard index.records[object].kind == .dictionary else { continue }
-            if let name = entry(of: object, key: ArchiveKey.className, in: raw) {
-                // Every class descriptor, referenced or not (as KeyedArchive.validate() checks them).
-                let kind = index.records[name].kind
-                guard kind == .asciiString || kind == .utf16String else {
-                    throw ArchiveError.unexpectedType("object \(uid): $classname is a \(kind), not a string")
-                }
-                try checkClassChain(of: object, uid: uid, raw)
-                continue
-            }
-            guard let classRef = entry(of: object, key: ArchiveKey.class, in: raw) else {
-                throw ArchiveError.missingKey(ArchiveKey.class, in: "object \(uid) (UID \(uid))")
-            }
-            guard index.records[classRef].kind == .uid else {
-                throw ArchiveError.unexpectedType("object \(uid) (UID \(uid)): $class is not a UID")
-            }
-            let classUID = Int(index.uid(index.records[classRef], in: raw))
-            guard !checkedClasses.contains(classUID) else { continue }
-            let descriptor = index.ref(objectsArray, classUID, in: raw)
-            guard let name = entry(of: descriptor, key: ArchiveKey.className, in: raw),
-                [.asciiString, .utf16String].contains(index.records[name].kind)
-            else {
-                throw ArchiveError(
-                    .unexpectedType,
-                    "object \(uid) (UID \(uid)): $class UID \(classUID) is not a class descriptor with a $classname")
-            }
-            // Its $classes was checked with the descriptor's own entry.
-            checkedClasses.insert(classUID)
+            guard let classUID = try records.checkEntry(object, uid: uid), checkedClasses.insert(classUID).inserted
+            else { continue }
+            try records.checkDescriptor(index.ref(objectsArray, classUID, in: raw), uid: classUID, namedBy: uid)
         }
-    }
-
-    /// A class descriptor's `$classes`, when present, is an array of strings.
-    private func checkClassChain(of descriptor: Int, uid: Int, _ raw: UnsafeRawBufferPointer) throws(ArchiveError) {
-        guard let chain = entry(of: descriptor, key: ArchiveKey.classes, in: raw) else { return }
-        let record = index.records[chain]
-        guard record.kind == .array,
-            (0..<Int(record.count)).allSatisfy({
-                [.asciiString, .utf16String].contains(index.records[index.ref(chain, $0, in: raw)].kind)
-            })
-        else { throw ArchiveError.unexpectedType("object \(uid): $classes is not an array of strings") }
     }
 }

@@ -10,8 +10,9 @@ import Foundation
 /// Opening checks the trailer and the four top-level entries (`$archiver`, `$version`, `$objects`, `$top`),
 /// nothing else. Each bplist object is validated the first time it is touched, with the same checks and
 /// errors as ``KeyedArchiveView``'s one linear pass (marker, payload extent, string encoding, references in
-/// range, string keys, UIDs below the object count, `$class` naming a class descriptor), and its record
-/// (offset, count, type marker; never a decoded value) is kept, so nothing is validated twice. Strings and
+/// range, string keys held once, UIDs below the object count, `$class` naming a class descriptor), and its
+/// record (offset, count, type marker; never a decoded value) is kept, so nothing is validated twice. The
+/// records live in the table the typed decoders read, filled on first touch. Strings and
 /// data are created only when a value is asked for. Reading one field of one object of a 1 GB archive
 /// therefore touches a few pages of the file, whatever its size.
 ///
@@ -41,19 +42,22 @@ public final class LazyKeyedArchive {
     /// costs less than setting up a mapping and faulting its pages in.
     public static let mappingThreshold = 1 << 20
 
-    package let storage: ArchiveBytes
-    let table: LazyRecordTable
-    /// The bplist object number of the `$objects` array.
-    let objectsArray: Int
-    /// The bplist object number of the `$top` dictionary.
-    package let topDictionary: Int
+    /// The record table, filled on first touch.
+    let table: ArchiveRecordTable
+    /// The `$objects` entries reached through this archive, and the class descriptors of the instances among
+    /// them. Kept here, not in the table: the table's flags mark bplist objects, and a writer that uniques
+    /// scalars stores equal strings of many entries once.
+    private var touched: Set<UInt32> = []
 
+    package var storage: ArchiveBytes { table.storage }
+    /// The bplist object number of the `$top` dictionary.
+    package var topDictionary: Int { table.topDictionary }
     /// The `$archiver` name.
-    public let archiver: String
+    public var archiver: String { table.archiver }
     /// The `$version`.
-    public let version: Int
+    public var version: Int { table.version }
     /// The number of entries in `$objects`.
-    public let objectCount: Int
+    public var objectCount: Int { table.objectCount }
 
     /// Opens the keyed archive at `path`. Binary archives are mapped or read as `access` says; XML archives
     /// are read whole and converted (XML has no offsets to seek to).
@@ -77,71 +81,26 @@ public final class LazyKeyedArchive {
     }
 
     private init(storage: ArchiveBytes, options: ArchiveReadingOptions) throws(ArchiveError) {
-        self.storage = storage
-        let table = try LazyRecordTable(storage: storage, options: options)
-        self.table = table
-        let header = try Header(table: table, options: options)
-        objectsArray = header.objects
-        topDictionary = header.top
-        archiver = header.archiver
-        version = header.version
-        objectCount = Int(try table.record(header.objects).count)
-        table.objectCount = objectCount
-        table.objectsArray = header.objects
-    }
-
-    /// The top-level dictionary's four entries, checked as ``KeyedArchiveView`` checks them.
-    private struct Header {
-        var objects: Int
-        var top: Int
-        var archiver: String
-        var version: Int
-
-        init(table: LazyRecordTable, options: ArchiveReadingOptions) throws(ArchiveError) {
-            let root = table.trailer.topObject
-            let rootRecord = try table.record(root)
-            guard rootRecord.kind == .dictionary else {
-                throw ArchiveError(.notKeyedArchive, "the property list's root is not a dictionary")
-            }
-            let n = Int(rootRecord.count)
-            var found: [String: Int] = [:]
-            for i in 0..<n {
-                let key = table.string(try table.key(root, rootRecord, i))
-                if key.hasPrefix("$") { found[key] = try table.ref(root, rootRecord, n + i) }
-            }
-            guard found[ArchiveKey.objects] != nil || found[ArchiveKey.archiver] != nil || found[ArchiveKey.top] != nil
-            else { throw ArchiveError(.notKeyedArchive, "the root dictionary has none of $archiver, $objects and $top") }
-
-            func require(_ key: String, _ kinds: [BPlistIndex.Kind], _ expected: String) throws(ArchiveError) -> Int {
-                guard let object = found[key] else { throw ArchiveError.missingKey(key, in: "the archive") }
-                let kind = try table.record(object).kind
-                guard kinds.contains(kind) else {
-                    throw ArchiveError.unexpectedType("\(key) is a \(kind), not a \(expected)")
-                }
-                return object
-            }
-            let archiverObject = try require(ArchiveKey.archiver, [.asciiString, .utf16String], "string")
-            let versionObject = try require(ArchiveKey.version, [.integer], "integer")
-            objects = try require(ArchiveKey.objects, [.array], "array")
-            top = try require(ArchiveKey.top, [.dictionary], "dictionary")
-            archiver = table.string(try table.record(archiverObject))
-            guard case .integer(let v) = table.reader.integer(try table.record(versionObject), in: table.raw) else {
-                throw ArchiveError(.unsupportedVersion, "$version is above Int64.max")
-            }
-            if options.requiresKnownVersion && v != Int64(ArchiveKey.formatVersion) {
-                throw ArchiveError(.unsupportedVersion, "$version is \(v), not \(ArchiveKey.formatVersion)")
-            }
-            version = Int(v)
-        }
+        table = try ArchiveRecordTable(lazy: storage, options: options, rejectsDuplicateKeys: true)
     }
 
     /// Whether the bytes are a file mapping (rather than an array in memory).
     public var isMapped: Bool { storage.isMapped }
 
     /// The `$objects` entries validated so far, in UID order: what reads have touched.
-    public var touchedUIDs: [ArchiveUID] { table.touchedUIDs.sorted().map { ArchiveUID($0) } }
+    public var touchedUIDs: [ArchiveUID] { touched.sorted().map { ArchiveUID($0) } }
+
+    /// The bplist object number of the `$objects` entry `uid`, after checking the UID and the entry's class
+    /// (the `$class` rule, once per entry); recorded in ``touchedUIDs``.
+    package func entryObject(for uid: ArchiveUID) throws(ArchiveError) -> Int {
+        let object = try table.objectNumber(uid.rawValue)
+        if touched.insert(uid.rawValue).inserted, let classUID = table.classUID(ofEntry: object) {
+            touched.insert(UInt32(classUID))
+        }
+        return object
+    }
 
     /// The number of bplist objects (of every kind, `$objects` entries and the values inside them)
     /// validated so far.
-    public var validatedObjectCount: Int { table.recordCount }
+    public var validatedObjectCount: Int { table.validatedCount }
 }

@@ -44,6 +44,20 @@ struct LazyKeyedArchiveTests {
         #expect(archive.touchedUIDs == [ArchiveUID(1), ArchiveUID(40), ArchiveUID(140)])
     }
 
+    /// The writer stores equal strings once, so entries 2 and 3 are one bplist object: reading one of them
+    /// touches that entry only.
+    @Test func touchedUIDsNameEntriesNotTheirSharedObjects() throws {
+        let archive = KeyedArchive(
+            top: ["root": .uid(ArchiveUID(1))],
+            objects: [.string(ArchiveKey.null), .array([.uid(ArchiveUID(2)), .uid(ArchiveUID(3))]), .string("x"), .string("x")])
+        let bytes = archive.binaryPlist()
+        let view = try KeyedArchiveView(bytes: bytes)
+        #expect(view.objectNumber(ArchiveUID(2), in: view.raw) == view.objectNumber(ArchiveUID(3), in: view.raw))
+        let lazy = try LazyKeyedArchive(bytes: bytes)
+        #expect(try lazy.entry(ArchiveUID(3)) == .string("x"))
+        #expect(lazy.touchedUIDs == [ArchiveUID(3)])
+    }
+
     @Test func smallFilesAreReadWholeByDefault() throws {
         let path = try Self.file(Self.items().binaryPlist())
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -32,6 +32,12 @@ struct LazyTypedDecodingTests {
         return bytes
     }
 
+    /// The chain's `$objects` array (plist object 8) with link `link`'s reference replaced by `reference`.
+    static func objectsArray(link: Int, referringTo reference: Int) -> [UInt8] {
+        HostilePlists.marker(0xA0, count: 102) + HostilePlists.refs([11, 12])
+            + HostilePlists.refs((0..<100).map { $0 == link ? reference : linkDictionary($0) })
+    }
+
     /// Damage to link 50 (or to what every link shares), each with the code the eager view gives it.
     static let damagedChains: [(name: String, bytes: [UInt8], code: ArchiveError.Code)] = {
         let ref = HostilePlists.refs
@@ -52,6 +58,9 @@ struct LazyTypedDecodingTests {
             ("$class naming an instance", chain(replacing: link, with: [0xD2] + ref([15, 16]) + ref([20, 18])),
              .unexpectedType),
             ("instance without $class", chain(replacing: link, with: [0xD1] + ref([16]) + ref([18])), .missingKey),
+            // `$objects` is checked one entry at a time, when the entry is reached.
+            ("$objects entry beyond the table", chain(replacing: 8, with: objectsArray(link: 50, referringTo: 9_999_999)),
+             .invalidReference),
         ]
     }()
 
@@ -115,6 +124,22 @@ struct LazyTypedDecodingTests {
         let view = try KeyedArchiveView(bytes: bytes)
         let whole = ArchiveRecordTable(view: view)
         #expect(whole.validatedCount == 2 * 10_000 + 19)
+    }
+
+    /// Opening reads none of `$objects`' references, and one beyond the table fails only the entry that holds
+    /// it, with the whole-file pass's message: in the typed decoder's table and in ``LazyKeyedArchive`` (the
+    /// same table) alike.
+    @Test func anEntryReferenceBeyondTheTableFailsOnlyThatEntry() throws {
+        let bytes = Self.chain(replacing: 8, with: Self.objectsArray(link: 50, referringTo: 9_999_999))
+        let eager = #expect(throws: ArchiveError.self) { try KeyedArchiveView(bytes: bytes) }
+        #expect(eager?.reason == "object 8 refers to object 9999999, beyond the 219 objects of the table")
+        let lazy = try LazyKeyedArchive(bytes: bytes)
+        #expect(lazy.validatedObjectCount < 20)
+        #expect(try lazy.field("next", of: ArchiveUID(51)) == .uid(ArchiveUID(52)))
+        #expect(lazy.touchedUIDs == [ArchiveUID(1), ArchiveUID(51)])
+        let entry = #expect(throws: ArchiveError.self) { try lazy.entry(ArchiveUID(52)) }
+        #expect(entry?.reason == eager?.reason)
+        #expect(try lazy.field("next", of: ArchiveUID(53)) == .uid(ArchiveUID(54)))
     }
 
     @Test func aChainWithinTheDepthLimitDecodesTheSameLazilyAndFromAView() throws {

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// First-touch validation: the slow path of ``ArchiveRecordTable``'s readers, taken once per object.
 ///
 /// Each check is one ``BPlistIndex`` and ``KeyedArchiveView`` make in their whole-file pass, with the same
@@ -17,15 +19,17 @@ extension ArchiveRecordTable {
         switch record.kind {
         case .uid:
             let uid = reader.uid(record, in: raw)
-            guard uid < uidLimit else {
-                throw ArchiveError(.invalidUID, "UID \(uid) (bplist object \(object)) ≥ object count \(uidLimit)")
-            }
+            guard uid < uidLimit else { throw ArchiveError.uidBeyondObjects(uid, object: object, objectCount: uidLimit) }
         case .array:
-            try checkReferences(of: object, record, Int(record.count))
+            // `$objects`' references are checked one at a time, as checkEntry(_:) reads them: a 10-million-entry
+            // table is not read whole to open the archive. (Every other reader of its elements goes through
+            // record(_:), which checks the range.)
+            if object != objectsArray { try checkReferences(of: object, record, Int(record.count)) }
         case .dictionary:
             let n = Int(record.count)
             try checkReferences(of: object, record, 2 * n)
             for i in 0..<n { try checkKey(ref(object, record, i), of: object) }
+            if rejectsDuplicateKeys && n > 1 { try checkKeysUnique(of: object, record) }
         default:
             break
         }
@@ -44,15 +48,17 @@ extension ArchiveRecordTable {
     }
 
     /// Every reference of a container names an object of the table.
-    private func checkReferences(of object: Int, _ record: BPlistIndex.Record, _ refs: Int) throws(ArchiveError) {
+    func checkReferences(of object: Int, _ record: BPlistIndex.Record, _ refs: Int) throws(ArchiveError) {
+        // All at once; the loop below only finds the first culprit, for the message.
+        guard BPlistBytes.maxUInt(raw, from: record.offset, count: refs, width: refSize) >= UInt64(count) else { return }
         for i in 0..<refs {
             let child = BPlistBytes.readUInt(raw, at: record.offset + i * refSize, width: refSize)
-            guard child < UInt64(count) else {
-                throw ArchiveError(
-                    .invalidReference,
-                    "object \(object) refers to object \(child), beyond the \(count) objects of the table")
-            }
+            guard child < UInt64(count) else { throw referenceError(object, child) }
         }
+    }
+
+    private func referenceError(_ object: Int, _ child: UInt64) -> ArchiveError {
+        ArchiveError.referenceBeyondTable(child, from: object, count: count)
     }
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
@@ -60,113 +66,45 @@ extension ArchiveRecordTable {
     private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) {
         var record = slots[key]
         if record.offset == 0 { record = try BPlistIndex.record(object: key, in: raw, trailer: trailer) }
-        guard record.kind == .asciiString || record.kind == .utf16String else {
-            throw ArchiveError.unexpectedType(
-                "dictionary object \(object) has a key (object \(key)) that is a \(record.kind), not a string")
-        }
+        guard record.kind.isString else { throw ArchiveError.keyIsNotAString(key, kind: "\(record.kind)", in: object) }
         if slots[key].offset == 0 { store(record, at: key) }
+    }
+
+    /// No key appears twice in dictionary `object` (``BPlistIndex/insertUnique(_:forKey:into:object:)``, the
+    /// rule ``KeyedArchiveView/keyedArchive()`` applies); its keys were validated as strings.
+    private func checkKeysUnique(of object: Int, _ record: BPlistIndex.Record) throws(ArchiveError) {
+        let n = Int(record.count)
+        var seen = OrderedDictionary<String, Void>(minimumCapacity: min(n, 256 * 1024))
+        for i in 0..<n {
+            let key = ref(object, record, i)
+            try BPlistIndex.insertUnique((), forKey: string(slots[key]), into: &seen, object: object)
+        }
     }
 
     // MARK: $objects entries
 
-    /// The slow path of ``objectNumber(_:)``: `$objects[uid]` validated and, for an instance, its `$class`
-    /// checked to name a class descriptor (a dictionary with a string `$classname` and, if present, an array
-    /// of strings as `$classes`), as ``KeyedArchiveView`` checks every entry.
+    /// The slow path of ``objectNumber(_:)``: `$objects[uid]` validated and checked by the `$class` rule
+    /// (`RecordSource+Classes.swift`), the descriptor an instance names checked once per table.
     @usableFromInline @inline(never)
     func checkEntry(_ uid: UInt32) throws(ArchiveError) -> Int {
         guard Int(uid) < objectCount else { throw ArchiveError.invalidUID(UInt64(uid), objectCount: objectCount) }
         let object = ref(objectsArray, Int(uid))
-        let record = try self.record(object)
-        if record.kind == .dictionary { try checkInstance(object, uid: uid) }
+        guard UInt(bitPattern: object) < UInt(bitPattern: count) else {
+            throw referenceError(objectsArray, UInt64(UInt(bitPattern: object)))
+        }
+        if let classUID = try checkEntry(object, uid: Int(uid)) {
+            let descriptor = ref(objectsArray, classUID)
+            guard UInt(bitPattern: descriptor) < UInt(bitPattern: count) else {
+                throw referenceError(objectsArray, UInt64(UInt(bitPattern: descriptor)))
+            }
+            if slots[descriptor].flags & Self.descriptorChecked == 0 {
+                try checkDescriptor(descriptor, uid: classUID, namedBy: Int(uid))
+                slots[descriptor].flags |= Self.descriptorChecked
+            }
+        }
         slots[object].flags |= Self.entryChecked
         return object
     }
-
-    private func checkInstance(_ object: Int, uid: UInt32) throws(ArchiveError) {
-        if let name = entry(of: object, key: ArchiveKey.className) {
-            let kind = try record(name).kind
-            guard kind == .asciiString || kind == .utf16String else {
-                throw ArchiveError.unexpectedType("object \(uid): $classname is a \(kind), not a string")
-            }
-            return
-        }
-        guard let classRef = entry(of: object, key: ArchiveKey.class) else {
-            throw ArchiveError.missingKey(ArchiveKey.class, in: "object \(uid) (UID \(uid))")
-        }
-        let classRecord = try record(classRef)
-        guard classRecord.kind == .uid else {
-            throw ArchiveError.unexpectedType("object \(uid) (UID \(uid)): $class is not a UID")
-        }
-        let classUID = Int(reader.uid(classRecord, in: raw))
-        let descriptor = ref(objectsArray, classUID)  // classUID < objectCount: checked with its UID record
-        guard slots[descriptor].flags & Self.descriptorChecked == 0 else { return }
-        let descriptorRecord = try record(descriptor)
-        let nameRef = descriptorRecord.kind == .dictionary ? entry(of: descriptor, key: ArchiveKey.className) : nil
-        guard let nameRef, try isString(nameRef) else {
-            throw ArchiveError(
-                .unexpectedType,
-                "object \(uid) (UID \(uid)): $class UID \(classUID) is not a class descriptor with a $classname")
-        }
-        if let chain = entry(of: descriptor, key: ArchiveKey.classes) {
-            let chainRecord = try record(chain)
-            guard chainRecord.kind == .array else {
-                throw ArchiveError.unexpectedType("object \(classUID): $classes is not an array of strings")
-            }
-            for i in 0..<Int(chainRecord.count) where try !isString(ref(chain, i)) {
-                throw ArchiveError.unexpectedType("object \(classUID): $classes is not an array of strings")
-            }
-        }
-        slots[descriptor].flags |= Self.descriptorChecked
-    }
-
-    private func isString(_ object: Int) throws(ArchiveError) -> Bool {
-        let kind = try record(object).kind
-        return kind == .asciiString || kind == .utf16String
-    }
-
-    // MARK: The top-level dictionary
-
-    /// The top-level dictionary's four entries, checked as ``KeyedArchiveView`` checks them.
-    struct Header {
-        var objects: Int
-        var top: Int
-        var archiver: String
-        var version: Int
-
-        init(table: ArchiveRecordTable) throws(ArchiveError) {
-            let root = table.trailer.topObject
-            guard try table.record(root).kind == .dictionary else {
-                throw ArchiveError(.notKeyedArchive, "the property list's root is not a dictionary")
-            }
-            let n = Int(table.validated(root).count)
-            var found: [String: Int] = [:]
-            for i in 0..<n {
-                let key = table.reader.makeString(table.validated(table.ref(root, i)), in: table.raw)
-                if key.hasPrefix("$") { found[key] = table.ref(root, n + i) }
-            }
-            guard found[ArchiveKey.objects] != nil || found[ArchiveKey.archiver] != nil || found[ArchiveKey.top] != nil
-            else { throw ArchiveError(.notKeyedArchive, "the root dictionary has none of $archiver, $objects and $top") }
-
-            func require(_ key: String, _ kinds: [BPlistIndex.Kind], _ expected: String) throws(ArchiveError) -> Int {
-                guard let object = found[key] else { throw ArchiveError.missingKey(key, in: "the archive") }
-                let kind = try table.record(object).kind
-                guard kinds.contains(kind) else {
-                    throw ArchiveError.unexpectedType("\(key) is a \(kind), not a \(expected)")
-                }
-                return object
-            }
-            let archiverObject = try require(ArchiveKey.archiver, [.asciiString, .utf16String], "string")
-            let versionObject = try require(ArchiveKey.version, [.integer], "integer")
-            objects = try require(ArchiveKey.objects, [.array], "array")
-            top = try require(ArchiveKey.top, [.dictionary], "dictionary")
-            archiver = table.reader.makeString(table.validated(archiverObject), in: table.raw)
-            guard case .integer(let v) = table.reader.integer(table.validated(versionObject), in: table.raw) else {
-                throw ArchiveError(.unsupportedVersion, "$version is above Int64.max")
-            }
-            if table.options.requiresKnownVersion && v != Int64(ArchiveKey.formatVersion) {
-                throw ArchiveError(.unsupportedVersion, "$version is \(v), not \(ArchiveKey.formatVersion)")
-            }
-            version = Int(v)
-        }
-    }
 }
+
+extension ArchiveRecordTable: RecordSource {}

@@ -18,6 +18,36 @@ enum BPlistBytes {
         }
     }
 
+    /// The largest of `count` unsigned big-endian integers of `width` bytes (1...8) stored from `offset` (0 for
+    /// none): a container's references checked against the object count in one comparison. One loop per width,
+    /// without a branch per element, so the compiler can vectorize it (wrapping arithmetic: the caller validated
+    /// the extent, and an overflow check per element would keep it from vectorizing).
+    @inline(__always)
+    static func maxUInt(_ bytes: UnsafeRawBufferPointer, from offset: Int, count: Int, width: Int) -> UInt64 {
+        switch width {
+        case 1:
+            var largest: UInt8 = 0
+            for i in 0..<count { largest = max(largest, bytes[offset &+ i]) }
+            return UInt64(largest)
+        case 2:
+            var largest: UInt16 = 0
+            for i in 0..<count {
+                largest = max(largest, UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 2 &* i, as: UInt16.self)))
+            }
+            return UInt64(largest)
+        case 4:
+            var largest: UInt32 = 0
+            for i in 0..<count {
+                largest = max(largest, UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 4 &* i, as: UInt32.self)))
+            }
+            return UInt64(largest)
+        default:
+            var largest: UInt64 = 0
+            for i in 0..<count { largest = max(largest, readUInt(bytes, at: offset + i * width, width: width)) }
+            return largest
+        }
+    }
+
     /// Writes `value` big-endian in `width` bytes (1...8) at `offset`.
     @inline(__always)
     static func writeUInt(_ value: UInt64, to bytes: UnsafeMutableRawBufferPointer, at offset: Int, width: Int) {

@@ -84,58 +84,6 @@ extension BPlistIndex {
         let stored = UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + Int(record.count)])
         return stored.elementsEqual(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
-
-    /// Builds the value tree under `object`. Strings and containers are built once per object and shared by
-    /// every reference through `cache` (one slot per object), so shared references cost no copies here; the
-    /// caller bounds the expanded size for whoever walks the tree afterwards. Recursion is bounded by the
-    /// validated depth limit.
-    package func value(at object: Int, in bytes: UnsafeRawBufferPointer, cache: inout ValueCache) throws(ArchiveError)
-        -> ArchiveValue
-    {
-        if let cached = cache[object] { return cached }
-        let record = records[object]
-        let value: ArchiveValue
-        switch record.kind {
-        case .null:
-            throw ArchiveError.unexpectedType("object \(object) is the bplist null marker 0x00, which plists never hold")
-        case .falseValue: return .bool(false)
-        case .trueValue: return .bool(true)
-        case .integer: return integer(record, in: bytes)
-        case .real: return .real(double(record, in: bytes))
-        case .date: return .date(Date(timeIntervalSinceReferenceDate: double(record, in: bytes)))
-        case .uid: return .uid(ArchiveUID(uid(record, in: bytes)))
-        case .data:
-            value = .data(Array(UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + Int(record.count)])))
-        case .asciiString, .utf16String:
-            value = .string(makeString(record, in: bytes))
-        case .array:
-            var elements: [ArchiveValue] = []
-            elements.reserveCapacity(min(Int(record.count), 256 * 1024))  // STYLE 5: capped
-            for i in 0..<Int(record.count) {
-                elements.append(try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache))
-            }
-            value = .array(elements)
-        case .dictionary:
-            let n = Int(record.count)
-            var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: min(n, 256 * 1024))
-            for i in 0..<n {
-                // Keys are validated strings.
-                guard case .string(let key) = try self.value(at: ref(object, i, in: bytes), in: bytes, cache: &cache)
-                else { continue }
-                let element = try self.value(at: ref(object, n + i, in: bytes), in: bytes, cache: &cache)
-                try Self.insertUnique(element, forKey: key, into: &entries, object: object)
-            }
-            value = .dictionary(entries)
-        }
-        cache[object] = value
-        return value
-    }
-
-    /// The value tree of the whole plist (see ``value(at:in:cache:)``).
-    package func topValue(in bytes: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
-        var cache = ValueCache(dense: records.count)
-        return try value(at: topObject, in: bytes, cache: &cache)
-    }
 }
 
 extension BPlistIndex {

@@ -240,17 +240,12 @@ package struct BPlistIndex: Sendable {
                 }
                 stack[stack.count - 1].next += 1
                 let child = BPlistBytes.readUInt(bytes, at: record.offset + top.next * refSize, width: refSize)
-                guard child < UInt64(count) else {
-                    throw ArchiveError(
-                        .invalidReference,
-                        "object \(top.object) refers to object \(child), beyond the \(count) objects of the table")
-                }
+                guard child < UInt64(count) else { throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count) }
                 let c = Int(child)
                 let childKind = records[c].kind
                 if isDictionary && top.next < Int(record.count) {
-                    guard childKind == .asciiString || childKind == .utf16String else {
-                        throw ArchiveError.unexpectedType(
-                            "dictionary object \(top.object) has a key (object \(c)) that is a \(childKind), not a string")
+                    guard childKind.isString else {
+                        throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
                     }
                 }
                 guard childKind.isContainer else { continue }
