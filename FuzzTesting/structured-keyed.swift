@@ -74,7 +74,7 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
     let cyclic = graph.map(hasCycle) ?? false
 
     // get: lazy (the default) and eager, each path parsed from its text as the command does.
-    stage("get", input: n) { get(bytes, graph: graph, paths: generated.paths) }
+    get(bytes, graph: graph, paths: generated.paths)
 
     // codegen.
     if let graph, enabled("codegen") {
@@ -195,9 +195,10 @@ func withOutputFile(_ path: String, limit: Int, _ body: (OutputSink) throws -> V
 
 // MARK: get
 
-/// `get`'s code: each path printed, lazily and eagerly; the output of all paths within the budget.
+/// `get`'s code: each path printed, lazily and eagerly; the output of all paths within the budget. Each path
+/// and mode is one stage, timed alone: one `get` command reads one path.
 func get(_ bytes: [UInt8], graph: ArchiveGraph?, paths: [ArchivePath]) {
-    let lazy = try? LazyKeyedArchive(bytes: bytes, options: commandOptions)
+    let lazy = stage("get (open)", input: bytes.count) { try? LazyKeyedArchive(bytes: bytes, options: commandOptions) }
     var lazyOutput = 0
     var eagerOutput = 0
     for path in paths {
@@ -209,14 +210,18 @@ func get(_ bytes: [UInt8], graph: ArchiveGraph?, paths: [ArchivePath]) {
         }
         // As Get.run: each line within the budget (the budgeted writer throws past it), the eager fan-out bounded.
         let budget = OutputBudget.bytes(forInputBytes: bytes.count)
-        if let lazy, let values = try? lazy.values(at: parsed) {
-            if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { lazyOutput += text.utf8.count + 1 }
-            release(values)
-            checkOutput("get", lazyOutput, input: bytes.count)
+        stage("get \(text)", input: bytes.count) {
+            if let lazy, let values = try? lazy.values(at: parsed) {
+                if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { lazyOutput += text.utf8.count + 1 }
+                release(values)
+                checkOutput("get", lazyOutput, input: bytes.count)
+            }
         }
-        if let graph, let values = try? graph.values(at: parsed, maxValues: ArchivePath.fanOutBudget(forInputBytes: bytes.count)) {
-            if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { eagerOutput += text.utf8.count + 1 }
-            checkOutput("get --eager", eagerOutput, input: bytes.count)
+        stage("get --eager \(text)", input: bytes.count) {
+            if let graph, let values = try? graph.values(at: parsed, maxValues: ArchivePath.fanOutBudget(forInputBytes: bytes.count)) {
+                if let text = try? line(values, fansOut: parsed.fansOut, maxOutputBytes: budget) { eagerOutput += text.utf8.count + 1 }
+                checkOutput("get --eager", eagerOutput, input: bytes.count)
+            }
         }
     }
 }
