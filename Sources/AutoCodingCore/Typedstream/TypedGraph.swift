@@ -103,8 +103,9 @@ struct TypedGraphBuilder {
     /// Whether the chain being read is an object's (else it is a `#` value).
     private var chainOwner: TypedObject?
     private var inChain = false
-    /// Type encodings by their place in storage: a shared string is decoded to a `String` once.
-    private var texts: [Int: String] = [:]
+    /// Type encodings by their place in storage, with the number of values a group and a struct of them hold: a
+    /// shared string is decoded to a `String` and counted once.
+    private var texts: [Int: (text: String, groupValues: Int, structFields: Int)] = [:]
     /// Class entries each hold their own chain (a class and its superclasses), so a chain of L classes read
     /// literally stores L(L+1)/2 of them: a 1 MB stream of one long chain would ask for terabytes. The
     /// classes stored are spent from this budget, proportional to the input.
@@ -120,17 +121,50 @@ struct TypedGraphBuilder {
         classBudget = overflow ? .max : budget &+ Self.classAllowance
     }
 
-    private mutating func text(_ s: TypedstreamString) -> String {
+    private mutating func text(_ s: TypedstreamString) -> String { encoding(s).text }
+
+    /// The text of a type encoding and the number of values a group and a struct of it hold.
+    private mutating func encoding(_ s: TypedstreamString) -> (text: String, groupValues: Int, structFields: Int) {
         if let known = texts[s.range.lowerBound] { return known }
-        let text = String(decoding: stream.bytes(of: s), as: UTF8.self)
-        texts[s.range.lowerBound] = text
-        return text
+        let bytes = stream.bytes(of: s)
+        var fields = bytes[...]
+        if fields.first == UInt8(ascii: "{"), let equals = fields.firstIndex(of: UInt8(ascii: "=")) {
+            fields = fields[(equals + 1)...].dropLast()
+        }
+        let known = (
+            text: String(decoding: bytes, as: UTF8.self), groupValues: Self.typeCount(bytes),
+            structFields: Self.typeCount(fields)
+        )
+        texts[s.range.lowerBound] = known
+        return known
     }
 
-    private mutating func open(_ kind: Kind, _ encoding: String, owner: TypedObject? = nil) {
+    /// The number of top-level types in an encoding (`iI` 2, `{_NSRange=II}` 1, `^@` 1). Only a capacity to
+    /// reserve, so a malformed text costs a reallocation, never a wrong value: groups of values are small and
+    /// many, and reserving their size spares the reallocations of growing each from empty.
+    static func typeCount(_ bytes: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        var depth = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
+                if depth == 0 { count += 1 }
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"): depth -= 1
+            case UInt8(ascii: "^"), UInt8(ascii: "0")...UInt8(ascii: "9"): break  // a pointer's target counts
+            default: if depth == 0 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    private mutating func open(_ kind: Kind, _ encoding: String, owner: TypedObject? = nil, capacity: Int = 0) {
         kinds.append(kind)
         encodings.append(encoding)
-        values.append([])
+        var frame: [TypedValue] = []
+        // The reader bounded a declared array count by the event budget; the cap keeps a lie from reserving much.
+        frame.reserveCapacity(min(capacity, 1 << 12))
+        values.append(frame)
         owners.append(owner)
     }
 
@@ -146,7 +180,9 @@ struct TypedGraphBuilder {
     mutating func build() throws(ArchiveError) -> [TypedGroup] {
         for event in stream.events {
             switch event {
-            case .beginGroup(let s): open(.group, text(s))
+            case .beginGroup(let s):
+                let encoding = encoding(s)
+                open(.group, encoding.text, capacity: encoding.groupValues)
             case .endGroup:
                 let (encoding, groupValues) = try close(.group, event)
                 let group = TypedGroup(encoding: encoding, values: groupValues)
@@ -197,11 +233,13 @@ struct TypedGraphBuilder {
             case .selector(let s): try add(.selector(s.map { Array(stream.bytes(of: $0)) }))
             case .string(let s): try add(.string(Array(stream.bytes(of: s))))
             case .byteArray(let s, let signed): try add(.bytes(Array(stream.bytes(of: s)), signed: signed))
-            case .beginArray(let s, _): open(.array, text(s))
+            case .beginArray(let s, let count): open(.array, text(s), capacity: count)
             case .endArray:
                 let (encoding, elements) = try close(.array, event)
                 try add(.array(elements, encoding: encoding))
-            case .beginStruct(let s): open(.structure, text(s))
+            case .beginStruct(let s):
+                let encoding = encoding(s)
+                open(.structure, encoding.text, capacity: encoding.structFields)
             case .endStruct:
                 let (encoding, fields) = try close(.structure, event)
                 try add(.structure(fields, encoding: encoding))
