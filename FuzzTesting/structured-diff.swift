@@ -194,21 +194,47 @@ func identicalValues(_ a: ArchiveValue, _ b: ArchiveValue) -> Bool {
     return true
 }
 
-/// The JSON text with its `$uid` and `$ref` numbers replaced by their order of first appearance. The writer
-/// escapes quotes inside strings, so `"$uid":` and `"$ref":` with a bare quote are only ever its own keys.
+/// The JSON text with its `$uid` and `$ref` numbers replaced by their order of first appearance. One pass over
+/// the bytes that tracks strings and nesting: a marker is a key (`"$uid":` outside a string), and not a direct
+/// key of `$top` (depth 2), whose keys are entry names that may be `$uid` themselves.
 func renumbered(_ json: String) -> String {
-    var numbers: [Substring: Int] = [:]
-    var result = ""
-    var rest = json[...]
-    while let marker = rest.firstRange(of: #/"\$(uid|ref)":/#) {
-        result += rest[..<marker.upperBound]
-        rest = rest[marker.upperBound...]
-        let digits = rest.prefix { $0.isASCII && $0.isNumber }
-        if digits.isEmpty { continue }
-        let number = numbers[digits] ?? (numbers.count + 1)
-        numbers[digits] = number
-        result += String(number)
-        rest = rest.dropFirst(digits.count)
+    let bytes = Array(json.utf8)
+    var numbers: [ArraySlice<UInt8>: Int] = [:]
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var depth = 0
+    var i = 0
+    let markers = [Array(#""$uid":"#.utf8), Array(#""$ref":"#.utf8)]
+    while i < bytes.count {
+        let byte = bytes[i]
+        if byte == UInt8(ascii: "\"") {
+            if depth != 2, let marker = markers.first(where: { bytes[i...].starts(with: $0) }) {
+                out.append(contentsOf: marker)
+                i += marker.count
+                while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
+                let start = i
+                while i < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) { i += 1 }
+                let digits = bytes[start..<i]
+                let number = numbers[digits] ?? (numbers.count + 1)
+                numbers[digits] = number
+                out.append(contentsOf: String(number).utf8)
+                continue
+            }
+            // A string: copied through its closing quote, escapes included.
+            out.append(byte)
+            i += 1
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\"") {
+                if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count { out.append(bytes[i]); i += 1 }
+                out.append(bytes[i])
+                i += 1
+            }
+            if i < bytes.count { out.append(bytes[i]); i += 1 }
+            continue
+        }
+        if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+        if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+        out.append(byte)
+        i += 1
     }
-    return result + rest
+    return String(decoding: out, as: UTF8.self)
 }
