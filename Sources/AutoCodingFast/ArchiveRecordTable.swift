@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The record table of a keyed archive: one 16-byte slot per bplist object, each validated the first time a
+/// The record table of a keyed archive: one 12-byte slot per bplist object, each validated the first time a
 /// reader reaches it. The typed decoders and ``LazyKeyedArchive`` read through it.
 ///
 /// Two ways to fill it. ``init(lazy:options:)`` parses only the trailer and the four top-level entries, then

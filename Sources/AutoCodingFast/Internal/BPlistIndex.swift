@@ -14,10 +14,8 @@ package struct BPlistIndex: Sendable {
         package var isContainer: Bool { self == .array || self == .dictionary }
     }
 
-    /// One object: 16 bytes, whatever its size.
-    ///
-    /// 12 bytes: a table holds one per bplist object (5.4 million for W1's 100,000 people), so its size is a
-    /// large part of a decode's memory. The offset fits 32 bits because ``BPlistTrailer`` refuses inputs
+    /// One object: 12 bytes, whatever its size. A table holds one per bplist object (5.4 million for W1's
+    /// 100,000 people), so its size is a large part of a decode's memory. The offset fits 32 bits because ``BPlistTrailer`` refuses inputs
     /// past `UInt32.max` bytes.
     package struct Record: Sendable {
         @usableFromInline var offset32: UInt32
