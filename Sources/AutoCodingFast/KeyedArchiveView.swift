@@ -159,11 +159,14 @@ public struct KeyedArchiveView: Sendable {
         // The `$class` rule on every entry, descriptors no instance names included (as KeyedArchive.validate()
         // checks them); each descriptor an instance names once.
         let records = self.records
-        var checkedClasses = Set<Int>()
+        // One bit per entry: a set hashed a UID per instance (4 % of opening W1).
+        var checkedClasses = [UInt64](repeating: 0, count: (objectCount + 63) / 64)
         for uid in 0..<objectCount {
             let object = index.ref(objectsArray, uid, in: raw)
-            guard let classUID = try records.checkEntry(object, uid: uid), checkedClasses.insert(classUID).inserted
-            else { continue }
+            guard let classUID = try records.checkEntry(object, uid: uid) else { continue }
+            let (word, bit) = (classUID / 64, UInt64(1) << (classUID % 64))
+            guard checkedClasses[word] & bit == 0 else { continue }
+            checkedClasses[word] |= bit
             try records.checkDescriptor(index.ref(objectsArray, classUID, in: raw), uid: classUID, namedBy: uid)
         }
     }

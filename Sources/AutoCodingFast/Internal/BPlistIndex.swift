@@ -55,11 +55,22 @@ package struct BPlistIndex: Sendable {
     init(validating bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: bytes, options: options)
         self.trailer = trailer
-        self.records = []
-        records.reserveCapacity(trailer.objectCount)
-        for object in 0..<trailer.objectCount {
-            records.append(try Self.record(object: object, in: bytes, trailer: trailer))
+        // Written in place, without an append's capacity and uniqueness checks per record (5.4 million in W1).
+        var failure: ArchiveError?
+        records = [Record](unsafeUninitializedCapacity: trailer.objectCount) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            for object in 0..<trailer.objectCount {
+                do throws(ArchiveError) {
+                    (base + object).initialize(to: try Self.record(object: object, in: bytes, trailer: trailer))
+                } catch {
+                    failure = error
+                    initialized = object
+                    return
+                }
+            }
+            initialized = trailer.objectCount
         }
+        if let failure { throw failure }
         try checkContainers(bytes, depthLimit: options.containerDepthLimit)
     }
 
