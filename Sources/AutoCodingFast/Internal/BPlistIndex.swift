@@ -235,41 +235,51 @@ package struct BPlistIndex: Sendable {
             while let top = stack.last {
                 let record = records[top.object]
                 let isDictionary = record.kind == .dictionary
+                let keys = isDictionary ? Int(record.count) : 0
                 let refs = isDictionary ? 2 * Int(record.count) : Int(record.count)
-                if top.next == refs {
-                    // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every
-                    // container met done: nesting written children first passed at any depth).
-                    mark[top.object] = UInt16(top.height + 2)
-                    stack.removeLast()
-                    if !stack.isEmpty {
-                        stack[stack.count - 1].height = max(stack[stack.count - 1].height, top.height + 1)
-                        if stack[stack.count - 1].height > limit { throw depthError(at: stack.last!.object, limit) }
+                // The container's references in one inner loop (most are strings and UIDs, not containers);
+                // the stack is touched again only to descend into a child container or to finish.
+                var next = top.next
+                var height = top.height
+                var descended = false
+                while next < refs {
+                    let child = BPlistBytes.readUInt(bytes, at: record.offset + next * refSize, width: refSize)
+                    guard child < UInt64(count) else {
+                        throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count)
                     }
-                    continue
-                }
-                stack[stack.count - 1].next += 1
-                let child = BPlistBytes.readUInt(bytes, at: record.offset + top.next * refSize, width: refSize)
-                guard child < UInt64(count) else { throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count) }
-                let c = Int(child)
-                let childKind = records[c].kind
-                if isDictionary && top.next < Int(record.count) {
-                    guard childKind.isString else {
+                    let c = Int(child)
+                    let childKind = records[c].kind
+                    if next < keys, !childKind.isString {
                         throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
                     }
+                    next += 1
+                    guard childKind.isContainer else { continue }
+                    switch mark[c] {
+                    case 0:
+                        guard stack.count < limit else { throw depthError(at: c, limit) }
+                        stack[stack.count - 1].next = next
+                        stack[stack.count - 1].height = height
+                        mark[c] = 1
+                        stack.append((c, 0, 1))
+                        descended = true
+                    case 1:
+                        throw ArchiveError(
+                            .referenceCycle, "object \(c) contains itself (reached again from object \(top.object))")
+                    default:
+                        let childHeight = Int(mark[c]) - 2 + 1
+                        if childHeight > height { height = childHeight }
+                        if childHeight > limit { throw depthError(at: top.object, limit) }
+                    }
+                    if descended { break }
                 }
-                guard childKind.isContainer else { continue }
-                switch mark[c] {
-                case 0:
-                    guard stack.count < limit else { throw depthError(at: c, limit) }
-                    mark[c] = 1
-                    stack.append((c, 0, 1))
-                case 1:
-                    throw ArchiveError(
-                        .referenceCycle, "object \(c) contains itself (reached again from object \(top.object))")
-                default:
-                    let height = Int(mark[c]) - 2 + 1
-                    if height > stack[stack.count - 1].height { stack[stack.count - 1].height = height }
-                    if height > limit { throw depthError(at: top.object, limit) }
+                if descended { continue }
+                // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every container
+                // met done: nesting written children first passed at any depth).
+                mark[top.object] = UInt16(height + 2)
+                stack.removeLast()
+                if !stack.isEmpty {
+                    stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
+                    if stack[stack.count - 1].height > limit { throw depthError(at: stack.last!.object, limit) }
                 }
             }
         }
