@@ -2,13 +2,14 @@ import AutoCodingFast
 import OrderedCollections
 
 /// Accumulates the `$objects` table while encoding: one entry per object, one descriptor per class, and an
-/// identity memo so that an instance referenced many times is written once.
+/// identity memo so that an instance referenced many times is written once. Confined to one encode (its
+/// variables skip the runtime's exclusivity checks, as ``EncodingContext``'s do).
 final class ArchiveTableBuilder {
-    private(set) var objects: [ArchiveValue] = [.string(ArchiveKey.null)]
-    private var objectUIDs: [ObjectIdentifier: ArchiveUID] = [:]
+    @exclusivity(unchecked) private(set) var objects: [ArchiveValue] = [.string(ArchiveKey.null)]
+    @exclusivity(unchecked) private var objectUIDs: [ObjectIdentifier: ArchiveUID] = [:]
     /// Keeps every memoized instance alive until encoding ends, so no `ObjectIdentifier` is reused.
-    private var retained: [AnyObject] = []
-    private var classUIDs: [ArchiveClass: ArchiveUID] = [:]
+    @exclusivity(unchecked) private var retained: [AnyObject] = []
+    @exclusivity(unchecked) private var classUIDs: [ArchiveClass: ArchiveUID] = [:]
 
     /// Appends an entry and returns its UID.
     func append(_ value: ArchiveValue) -> ArchiveUID {

@@ -7,17 +7,20 @@ import OrderedCollections
 ///
 /// Class instances are encoded from a worklist rather than recursively: a reference to an instance reserves
 /// its UID and queues it, so long chains and cycles of objects cost no stack.
+///
+/// Confined to one encode on one thread: its hot variables skip the runtime's exclusivity checks, which cost
+/// more than the work they guard.
 final class EncodingContext {
     let builder = ArchiveTableBuilder()
     let userInfo: [CodingUserInfoKey: any Sendable]
     let archiverName: String
-    private var classNames: [ObjectIdentifier: String]
+    @exclusivity(unchecked) private var classNames: [ObjectIdentifier: String]
     private let registry: ArchiveClassRegistry
-    private var classes: [ObjectIdentifier: ArchiveClass] = [:]
+    @exclusivity(unchecked) private var classes: [ObjectIdentifier: ArchiveClass] = [:]
     @exclusivity(unchecked) private var kinds = EncodeKindCache()
     @exclusivity(unchecked) private var classUIDs: [ObjectIdentifier: ArchiveUID] = [:]
-    private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
-    private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
+    @exclusivity(unchecked) private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
+    @exclusivity(unchecked) private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
     private lazy var graph = GraphEncoder(builder: builder) { [unowned self] in self.enqueue(counterpart: $0) }
     /// Archives values that are neither `ArchiveCoding` nor `Encodable` through `Mirror`.
     private lazy var reflector = ArchiveReflector(registry: registry, depthLimit: 512)
@@ -188,7 +191,7 @@ final class EncodingContext {
     }
 
     /// How deeply ``encodeAny(_:codingPathNode:)`` is inside `[Any]`-like collections, limited as reflection is.
-    private var collectionDepth = 0
+    @exclusivity(unchecked) private var collectionDepth = 0
 
     private func enterCollection(_ value: Any, _ path: CodingPathNode) throws {
         guard collectionDepth < 512 else {

@@ -63,9 +63,12 @@ final class _ArchiveEncoder: Encoder {
 }
 
 /// Fields being written for one object; nested containers are filled in when it is finished.
+///
+/// Confined to one encode on one thread: its variables skip the runtime's exclusivity checks, which cost more
+/// than the writes they guard (a field write per property of every object).
 final class KeyedStorage {
-    var fields = OrderedDictionary<String, ArchiveValue>()
-    var nested: [(key: String, value: NestedStorage)] = []
+    @exclusivity(unchecked) var fields = OrderedDictionary<String, ArchiveValue>()
+    @exclusivity(unchecked) var nested: [(key: String, value: NestedStorage)] = []
 
     func finish() -> OrderedDictionary<String, ArchiveValue> {
         for (key, value) in nested { fields[key] = value.finish() }
@@ -76,8 +79,8 @@ final class KeyedStorage {
 
 /// Elements being written for one list.
 final class UnkeyedStorage {
-    var elements: [ArchiveValue] = []
-    var nested: [(index: Int, value: NestedStorage)] = []
+    @exclusivity(unchecked) var elements: [ArchiveValue] = []
+    @exclusivity(unchecked) var nested: [(index: Int, value: NestedStorage)] = []
 
     func finish() -> ArchiveValue {
         for (index, value) in nested { elements[index] = value.finish() }
