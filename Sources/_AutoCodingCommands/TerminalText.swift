@@ -50,11 +50,13 @@ enum TerminalText {
         return String(out)
     }
 
-    /// Whether `scalar` must not reach a terminal as itself.
+    /// Whether `scalar` must not reach a terminal as itself. Keeping newlines keeps the line feed only: a carriage
+    /// return sends the cursor back to the start of the line, so archive text after it would print over what
+    /// the line showed before.
     static func needsEscape(_ scalar: Unicode.Scalar, keepingNewlines: Bool = false) -> Bool {
         switch scalar.value {
         case 0x09: false
-        case 0x0A, 0x0D: !keepingNewlines
+        case 0x0A: !keepingNewlines
         case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }

@@ -53,6 +53,18 @@ struct StructuredFuzzCLIRegressionTests {
         #expect(!printed.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F })
     }
 
+    /// typed target (oracle: escape, November 26 campaign): a class name holding a carriage return reached the
+    /// terminal through `events`, since keeping newlines kept CR with LF; CR moves the cursor back, so the text
+    /// after it printed over the line. Only the line feed is kept now.
+    @Test func eventsEscapesCarriageReturnsFromTheStream() throws {
+        let object = TypedObject(classes: [TypedClass("Invoice\rpaid", version: 0)], groups: [])
+        let stream = try Typedstream(bytes: TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(object)])]).typedstreamBytes())
+        let printed = TerminalText.escaped(stream.eventText(), keepingNewlines: true)
+        #expect(!printed.utf8.contains(0x0D))
+        #expect(printed.contains(#"\u{D}"#))
+        #expect(TerminalText.escaped("a\r\nb", keepingNewlines: true) == #"a\u{D}"# + "\nb")
+    }
+
     /// keyed target (oracle: output; a 2,498-byte archive printed past its 1.3 MB budget, after the h1-crash merge):
     /// `inspect` marks instances it has printed (`↩︎ #uid`) but not plain array and dictionary `$objects` entries, so
     /// such entries print in full at every reference, and a plain array holding a UID to itself prints forever. Here
