@@ -8,6 +8,8 @@ import AutoCodingFast
 public struct AutoCodingReader {
     private let archive: _ArchiveDecoder?
     private let container: KeyedDecodingContainer<AutoCodingKey>?
+    /// Where the keys of the object's class are (over this package's decoder).
+    private let slots: ArchiveKeySlots?
 
     /// A reader of the object `decoder` is positioned on.
     public init(_ decoder: any Decoder) throws {
@@ -15,8 +17,10 @@ public struct AutoCodingReader {
             try archive.checkKeyedObject()
             self.archive = archive
             container = nil
+            slots = archive.context.keySlots(of: archive.node)
         } else {
             archive = nil
+            slots = nil
             container = try decoder.container(keyedBy: AutoCodingKey.self)
         }
     }
@@ -30,7 +34,7 @@ public struct AutoCodingReader {
         }
         let context = archive.context
         for key in keys {
-            guard let object = context.field(key, of: archive.node) else { continue }
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
             try Self.describing(owner, key) {
                 property = try context.decodeField(T.self, node: try context.resolve(object), key: key, below: archive.codingPathNode)
             }
