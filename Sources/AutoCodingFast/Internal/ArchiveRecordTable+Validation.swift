@@ -83,14 +83,15 @@ extension ArchiveRecordTable {
     }
 
     private func checkInstance(_ object: Int, uid: UInt32) throws(ArchiveError) {
-        if let name = entry(of: object, key: ArchiveKey.className) {
+        let (instanceName, classRef) = classKeys(of: object)
+        if let name = instanceName {
             let kind = try record(name).kind
             guard kind == .asciiString || kind == .utf16String else {
                 throw ArchiveError.unexpectedType("object \(uid): $classname is a \(kind), not a string")
             }
             return
         }
-        guard let classRef = entry(of: object, key: ArchiveKey.class) else {
+        guard let classRef else {
             throw ArchiveError.missingKey(ArchiveKey.class, in: "object \(uid) (UID \(uid))")
         }
         let classRecord = try record(classRef)
@@ -118,6 +119,35 @@ extension ArchiveRecordTable {
         }
         slots[descriptor].flags |= Self.descriptorChecked
     }
+
+    /// The values under `$classname` and `$class` in validated dictionary `object`, found in one pass over its
+    /// keys (every instance is checked for both, and proving `$classname` absent reads every key anyway).
+    private func classKeys(of object: Int) -> (className: Int?, class: Int?) {
+        let n = Int(validated(object).count)
+        var className: Int?
+        var classRef: Int?
+        for i in 0..<n {
+            // Keys were validated as strings with their dictionary; an ASCII key is compared by length first.
+            let key = validated(ref(object, i))
+            if key.kind == .utf16String {
+                // A UTF-16 key may spell either: the general lookup compares it as text.
+                return (entry(of: object, key: ArchiveKey.className), entry(of: object, key: ArchiveKey.class))
+            }
+            if Int(key.count) == Self.classKeyBytes.count,
+                Self.classKeyBytes.withUnsafeBufferPointer({ BPlistBytes.equal(raw, at: key.offset, $0) })
+            {
+                classRef = ref(object, n + i)
+            } else if Int(key.count) == Self.classNameKeyBytes.count,
+                Self.classNameKeyBytes.withUnsafeBufferPointer({ BPlistBytes.equal(raw, at: key.offset, $0) })
+            {
+                className = ref(object, n + i)
+            }
+        }
+        return (className, classRef)
+    }
+
+    private static let classKeyBytes = Array(ArchiveKey.class.utf8)
+    private static let classNameKeyBytes = Array(ArchiveKey.className.utf8)
 
     private func isString(_ object: Int) throws(ArchiveError) -> Bool {
         let kind = try record(object).kind
