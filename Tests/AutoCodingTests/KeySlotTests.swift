@@ -57,6 +57,28 @@ struct KeySlotTests {
         #expect(samples.map(\.note) == [nil, nil, nil, "x", nil])
     }
 
+    /// Each object with a class descriptor of its own: past 4,096 classes fields are found by scanning.
+    @Test func objectsBeyondTheClassesWithSlotsDecode() throws {
+        var objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary(["$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")])]),
+        ]
+        var elements: [ArchiveValue] = []
+        for i in 0..<4_200 {
+            objects.append(
+                .dictionary(["$classname": .string("Sample"), "$classes": .array([.string("Sample"), .string("NSObject")])]))
+            elements.append(.uid(ArchiveUID(UInt32(objects.count))))
+            objects.append(.dictionary([
+                "count": .integer(Int64(i)), "name": .string("s\(i)"), "$class": .uid(ArchiveUID(UInt32(objects.count - 1))),
+            ]))
+        }
+        objects.append(.dictionary(["NS.objects": .array(elements), "$class": .uid(ArchiveUID(1))]))
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(UInt32(objects.count - 1)))], objects: objects).binaryPlist()
+        let samples = try KeyedArchiveDecoder().decode([KeySlotSample].self, from: bytes)
+        #expect(samples.map(\.count) == Array(0..<4_200))
+        #expect(samples.map(\.name) == (0..<4_200).map { "s\($0)" })
+    }
+
     @Test func aScalarOfTheWrongTypeNamesTheClassAndTheKey() {
         let bytes = Self.archive([[("name", .string("a"))], [("count", .string("two"))]])
         let message = decodingError { _ = try KeyedArchiveDecoder().decode([KeySlotSample].self, from: bytes) }

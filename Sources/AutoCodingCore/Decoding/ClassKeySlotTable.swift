@@ -8,10 +8,15 @@ struct ClassKeySlotTable {
     /// The classes met once ``recent`` is full.
     private var more: [UInt32: ArchiveKeySlots] = [:]
 
-    /// The slots of the class whose descriptor is `$objects[uid]`.
-    mutating func slots(ofClass uid: UInt32) -> ArchiveKeySlots {
+    /// Classes beyond this many get no slots (their fields are found by scanning): an archive of a million
+    /// one-object classes would otherwise cost a million slot tables.
+    static let capacity = 4096
+
+    /// The slots of the class whose descriptor is `$objects[uid]`; nil once ``capacity`` classes have some.
+    mutating func slots(ofClass uid: UInt32) -> ArchiveKeySlots? {
         for entry in recent where entry.uid == uid { return entry.slots }
         if let known = more[uid] { return known }
+        guard more.count < Self.capacity else { return nil }
         let slots = ArchiveKeySlots()
         if recent.count < 8 { recent.append((uid, slots)) } else { more[uid] = slots }
         return slots

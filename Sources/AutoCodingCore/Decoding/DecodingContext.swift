@@ -146,15 +146,15 @@ final class DecodingContext {
     @exclusivity(unchecked) private var classKeySlots = ClassKeySlotTable()
 
     /// The key slots of the class of the instance at `node`, ready for a new object's reads; nil for an object
-    /// whose `$class` is absent or not validated yet (its fields are then found by scanning, as ``field(_:of:)``
-    /// does). Keyed by the class UID, which a validated record holds: nothing is validated here, so a reader
+    /// whose `$class` is absent or not validated yet, or beyond ``ClassKeySlotTable/capacity`` classes (its
+    /// fields are then found by scanning, as ``field(_:of:)`` does). Keyed by the class UID, which a validated record holds: nothing is validated here, so a reader
     /// touches the objects it touched before.
     func keySlots(of node: Node) -> ArchiveKeySlots? {
         guard !node.isNull, let classRef = classField(of: node) else { return nil }
         let record = table.validated(classRef)
         guard record.kind == .uid else { return nil }
         let slots = classKeySlots.slots(ofClass: reader.uid(record, in: raw))
-        slots.startObject()
+        slots?.startObject()
         return slots
     }
 
