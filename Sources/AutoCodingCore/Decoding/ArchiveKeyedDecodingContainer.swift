@@ -3,16 +3,9 @@ import AutoCodingFast
 /// Reads an object's fields by key, exactly as stored.
 struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: _ArchiveDecoder
-    /// Where the keys of the object's class are (see ``ArchiveKeySlots``).
-    private let slots: ArchiveKeySlots?
     var codingPath: [any CodingKey] { decoder.codingPath }
     var codingPathNode: CodingPathNode { decoder.codingPathNode }
     private var context: DecodingContext { decoder.context }
-
-    init(decoder: _ArchiveDecoder) {
-        self.decoder = decoder
-        slots = decoder.context.keySlots(of: decoder.node)
-    }
 
     var allKeys: [Key] {
         let object = decoder.node.object
@@ -25,10 +18,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         }
     }
 
-    func contains(_ key: Key) -> Bool { context.field(key.stringValue, of: decoder.node, slots: slots) != nil }
+    func contains(_ key: Key) -> Bool { context.field(key.stringValue, of: decoder.node) != nil }
 
     private func entry(_ key: Key) throws -> Int {
-        guard let object = context.field(key.stringValue, of: decoder.node, slots: slots) else {
+        guard let object = context.field(key.stringValue, of: decoder.node) else {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPathNode.path, debugDescription: "No value for key \"\(key.stringValue)\"."))
         }
@@ -55,7 +48,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     @inline(__always)
     private func optionalScalar<T>(_ key: Key, _ read: (DecodingContext.Node, CodingPathNode) throws -> T) throws -> T? {
-        guard let object = context.field(key.stringValue, of: decoder.node, slots: slots) else { return nil }
+        guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
         let node = try context.resolve(object)
         if node.isNull { return nil }
         do {
@@ -104,7 +97,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let object = context.field(key.stringValue, of: decoder.node, slots: slots) else { return nil }
+        guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
         let node = try context.resolve(object)
         if node.isNull { return nil }
         return try context.decode(type, node: node, path: codingPathNode.appending(ArchiveCodingKey(key)))
@@ -125,7 +118,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func superDecoder(forKey key: Key) throws -> any Decoder { try nestedDecoder(key, required: false) }
 
     private func nestedDecoder(_ key: any CodingKey, required: Bool = true) throws -> _ArchiveDecoder {
-        guard let object = context.field(key.stringValue, of: decoder.node, slots: slots) else {
+        guard let object = context.field(key.stringValue, of: decoder.node) else {
             if !required {
                 return _ArchiveDecoder(context: context, node: .null, codingPathNode: codingPathNode.appending(ArchiveCodingKey(key)))
             }
