@@ -142,6 +142,30 @@ final class DecodingContext {
         node.isNull ? nil : table.entry(of: node.object, key: ArchiveKey.class, hint: &classKeyHint)
     }
 
+    /// Where the keys of each class's instances are (see ``ArchiveKeySlots``).
+    @exclusivity(unchecked) private var classKeySlots = ClassKeySlotTable()
+
+    /// The key slots of the class of the instance at `node`, ready for a new object's reads; nil for an object
+    /// whose `$class` is absent or not validated yet, or beyond ``ClassKeySlotTable/capacity`` classes (its
+    /// fields are then found by scanning, as ``field(_:of:)`` does). Keyed by the class UID, which a validated record holds: nothing is validated here, so a reader
+    /// touches the objects it touched before.
+    func keySlots(of node: Node) -> ArchiveKeySlots? {
+        guard !node.isNull, let classRef = classField(of: node) else { return nil }
+        let record = table.validated(classRef)
+        guard record.kind == .uid else { return nil }
+        let slots = classKeySlots.slots(ofClass: reader.uid(record, in: raw))
+        slots?.startObject()
+        return slots
+    }
+
+    /// The bplist object stored under `key` in the object at `node`, found through its class's key slots when
+    /// it has some (see ``keySlots(of:)``).
+    @inline(__always)
+    func field(_ key: String, of node: Node, slots: ArchiveKeySlots?) -> Int? {
+        guard let slots, !node.isNull else { return field(key, of: node) }
+        return table.entry(of: node.object, key: key, slots: slots)
+    }
+
     /// The class name of the instance at `node`, or nil when it is not an instance.
     func className(of node: Node) throws -> String? {
         guard !node.isNull, let classRef = classField(of: node) else { return nil }

@@ -8,6 +8,8 @@ import AutoCodingFast
 public struct AutoCodingReader {
     private let archive: _ArchiveDecoder?
     private let container: KeyedDecodingContainer<AutoCodingKey>?
+    /// Where the keys of the object's class are (over this package's decoder).
+    private let slots: ArchiveKeySlots?
 
     /// A reader of the object `decoder` is positioned on.
     public init(_ decoder: any Decoder) throws {
@@ -15,8 +17,10 @@ public struct AutoCodingReader {
             try archive.checkKeyedObject()
             self.archive = archive
             container = nil
+            slots = archive.context.keySlots(of: archive.node)
         } else {
             archive = nil
+            slots = nil
             container = try decoder.container(keyedBy: AutoCodingKey.self)
         }
     }
@@ -30,7 +34,7 @@ public struct AutoCodingReader {
         }
         let context = archive.context
         for key in keys {
-            guard let object = context.field(key, of: archive.node) else { continue }
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
             try Self.describing(owner, key) {
                 property = try context.decodeField(T.self, node: try context.resolve(object), key: key, below: archive.codingPathNode)
             }
@@ -51,7 +55,7 @@ public struct AutoCodingReader {
         }
         let context = archive.context
         for key in keys {
-            guard let object = context.field(key, of: archive.node) else { continue }
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
             let node = try context.resolve(object)
             // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
             // is for an absent key, so both re-encode as read.
@@ -63,6 +67,55 @@ public struct AutoCodingReader {
                 property = try context.decodeField(T.self, node: node, key: key, below: archive.codingPathNode)
             }
             return
+        }
+    }
+
+    /// How a Foundation-mapped scalar is read from the node of a field (``FoundationValues``).
+    typealias ScalarRead<T> = (DecodingContext.Node, DecodingContext, CodingPathNode) throws -> T
+
+    /// Reads a property of a scalar type with `read`, as ``read(_:keys:in:)`` reads it through the decoder's
+    /// generic dispatch (``DecodingContext/decodeField(_:node:key:below:)``) but without asking for the type's
+    /// decode kind: the same values, the same errors. Secure decoding, whose class checks run per value, and
+    /// other decoders than this package's take the generic way.
+    @inline(__always)
+    func readScalar<T: Decodable>(_ property: inout T, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try self.read(&property, keys: keys, in: owner) }
+        let context = archive.context
+        for key in keys {
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            property = try Self.scalar(read, context.resolve(object), key, archive, owner)
+            return
+        }
+    }
+
+    /// Reads an optional property of a scalar type with `read` (see ``readScalar(_:keys:in:_:)``): `$null` and
+    /// `NSNull` read as nil.
+    @inline(__always)
+    func readScalar<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try self.read(&property, keys: keys, in: owner) }
+        let context = archive.context
+        for key in keys {
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            let node = try context.resolve(object)
+            if try node.isNull || context.className(of: node) == "NSNull" {
+                property = nil
+            } else {
+                property = try Self.scalar(read, node, key, archive, owner)
+            }
+            return
+        }
+    }
+
+    /// Reads the scalar at `node`, naming the key (in the path) and the owner (in the description) of an error.
+    @inline(__always)
+    private static func scalar<T>(_ read: ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,
+                                  _ archive: _ArchiveDecoder, _ owner: Any.Type) throws -> T
+    {
+        do {
+            return try read(node, archive.context, archive.codingPathNode)
+        } catch let error as DecodingError {
+            throw AutoCodingSupport.describe(
+                error.prefixingKey(ArchiveCodingKey(key), below: archive.codingPathNode), owner: owner, key: key)
         }
     }
 
