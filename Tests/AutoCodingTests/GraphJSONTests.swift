@@ -31,6 +31,31 @@ struct GraphJSONTests {
         }
     }
 
+    /// diff fuzz target (oracle json-fixed, November 26 campaign): a binary plist may store one in-place
+    /// `NS.objects` array for two objects. The JSON prints the array in full at both, but the count of shared
+    /// scalars walked it once, so a string in it printed plainly twice; read back, the two are one entry, printed
+    /// as `$entry` and `$ref`: JSON → graph → JSON was not a fixed point.
+    @Test func aScalarInAnArrayStoredOnceForTwoObjectsPrintsOnceAndReadsBackTheSame() throws {
+        let text = "a string of more than 15 bytes, stored once"
+        let elements: [ArchivedValue] = [.reference(.string(text)), .inline(.integer(1))]
+        let first = ArchivedObject(className: "NSArray", chain: ["NSArray", "NSObject"], fields: ["NS.objects": .array(elements)])
+        let second = ArchivedObject(className: "NSArray", chain: ["NSArray", "NSObject"], fields: ["NS.objects": .array(elements)])
+        let root = ArchivedObject(className: "NSArray", chain: ["NSArray", "NSObject"], fields: [
+            "NS.objects": .array([.object(first), .object(second)]),
+        ])
+        let graph = ArchiveGraph(root: .object(root))
+        let json = graph.json(prettyPrinted: false)
+        #expect(json.components(separatedBy: text).count == 2, "the text once: \(json)")
+        #expect(json.contains(#"{"$ref":"#))
+        // Read back, the text prints the same way. (Its `$uid` may change once: a graph read from JSON keeps
+        // the objects' numbers and numbers shared scalars after them; from then on the text is a fixed point.)
+        let back = try ArchiveGraph(json: json)
+        #expect(back.isEquivalent(to: graph))
+        let again = back.json(prettyPrinted: false)
+        #expect(again.components(separatedBy: text).count == 2)
+        #expect(try ArchiveGraph(json: again).json(prettyPrinted: false) == again)
+    }
+
     // MARK: Shape
 
     @Test func printsTheDocumentShape() throws {

@@ -97,7 +97,9 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// by storage only: hashing a plain array would walk whatever it shares.
     private mutating func countShared(_ values: [ArchivedValue]) {
         var seenObjects = Set<ObjectIdentifier>()
-        var seenArrays = Set<StorageIdentity>()
+        // An in-place array prints in full wherever it is reached, so the scalars of one reached twice occur twice
+        // in the text: it is walked twice (a scalar seen twice is shared), never more, so the count stays linear.
+        var arrayVisits: [StorageIdentity: Int] = [:]
         var byContents: [ContentsKey: Int] = [:]
         var occurrences: [Int: Int] = [:]
         var pending = values
@@ -106,7 +108,11 @@ struct GraphJSONWriter<Sink: JSONSink> {
             case .object(let object):
                 if seenObjects.insert(ObjectIdentifier(object)).inserted { pending += object.fields.values }
             case .array(let elements):
-                if let storage = StorageIdentity(elements), !seenArrays.insert(storage).inserted { continue }
+                if let storage = StorageIdentity(elements) {
+                    let visits = arrayVisits[storage, default: 0] + 1
+                    arrayVisits[storage] = visits
+                    if visits > 2 { continue }
+                }
                 pending += elements
             case .dictionary(let entries):
                 pending += entries.values
