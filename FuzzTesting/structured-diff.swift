@@ -87,7 +87,7 @@ func compare(_ generated: GeneratedArchive) {
     let lazy = stage("lazy", input: n) { try? LazyKeyedArchive(bytes: bytes, options: commandOptions) }
     switch eager {
     case .success(let graph):
-        if enabled("json-fixed") { stage("json-fixed", input: n) { checkJSONFixedPoint(graph, input: n) } }
+        if enabled("json-fixed") { checkJSONFixedPoint(graph, input: n) }
         guard enabled("lazy-eager") else { return }
         guard let lazy else { violated("lazy-eager", "the eager reader accepts an archive the lazy one cannot open") }
         stage("paths", input: n) {
@@ -142,20 +142,24 @@ func compare(_ generated: GeneratedArchive) {
 /// JSON → graph → JSON, and JSON → archive → graph → JSON, give the same text up to the `$uid` numbers; the
 /// archive is equivalent. Numbers may change on the way: `json` prints archive UIDs, which an archive written
 /// anew assigns afresh, and shared scalars are numbered after the objects.
-func checkJSONFixedPoint(_ graph: ArchiveGraph, input: Int) {
-    let first = renumbered(graph.json(prettyPrinted: false))
+/// Each step is the work of one command (`json`, then `encode`'s read of the JSON, its archive, `json` of that),
+/// timed as its own stage.
+func checkJSONFixedPoint(_ graph: ArchiveGraph, input n: Int) {
+    let first = stage("json-fixed: json", input: n) { renumbered(graph.json(prettyPrinted: false)) }
     let back: ArchiveGraph
-    do { back = try ArchiveGraph(json: first) } catch { violated("json-fixed", "the JSON of a graph does not read back: \(error)") }
+    do { back = try stage("json-fixed: read the JSON", input: n) { try ArchiveGraph(json: first) } } catch {
+        violated("json-fixed", "the JSON of a graph does not read back: \(error)")
+    }
     defer { release(back) }
-    let second = renumbered(back.json(prettyPrinted: false))
+    let second = stage("json-fixed: json again", input: n) { renumbered(back.json(prettyPrinted: false)) }
     guard second == first else { violated("json-fixed", "JSON → graph → JSON changed the text:\n\(first.prefix(500))\n\(second.prefix(500))") }
-    let archive = Encode.isArchiveGraph(Array(first.utf8)) ? back.binaryPlist() : []
+    let archive = stage("json-fixed: encode", input: n) { Encode.isArchiveGraph(Array(first.utf8)) ? back.binaryPlist() : [] }
     let reread: ArchiveGraph
-    do { reread = try ArchiveGraph(bytes: archive, options: commandOptions) } catch {
+    do { reread = try stage("json-fixed: read the archive", input: n) { try ArchiveGraph(bytes: archive, options: commandOptions) } } catch {
         violated("json-fixed", "the archive encoded from a graph's JSON does not read: \(error)")
     }
     defer { release(reread) }
-    let third = renumbered(reread.json(prettyPrinted: false))
+    let third = stage("json-fixed: json of the archive", input: n) { renumbered(reread.json(prettyPrinted: false)) }
     guard third == first else { violated("json-fixed", "JSON → archive → JSON changed the text:\n\(first.prefix(500))\n\(third.prefix(500))") }
     guard reread.isEquivalent(to: graph) else { violated("json-fixed", "the archive encoded from the JSON is not equivalent to the graph") }
 }
