@@ -169,17 +169,21 @@ summary() {
 
 # Without ASan, libFuzzer's timeout handler (SIGALRM) can deadlock in malloc when the alarm lands inside malloc; in
 # fork mode the parent then waits for ever. This watchdog kills (SIGKILL, which fork mode counts as a crash and
-# goes on) a child of the given fuzzers that sleeps on a futex with no CPU progress for 40 s.
+# goes on) a fork-mode job of the given runs that sleeps on a futex with no CPU progress for 40 s. The jobs are
+# the fuzzers started through `sh -c` by a fuzzer: the parent fuzzer itself sleeps while its job runs, and
+# killing it (as this watchdog did until November 26) ended that target's run.
 watchdog() {
     local -A seen=()
-    local parent child cpu
+    local run fuzzer shell child cpu
     while sleep 40; do
-        for parent in "$@"; do
-            for child in $(pgrep -P "$parent" 2>/dev/null) $(pgrep -P "$(pgrep -P "$parent" | tr '\n' ',' | sed 's/,$//')" 2>/dev/null); do
+        for run in "$@"; do
+            for child in $(for fuzzer in $(pgrep -P "$run" 2>/dev/null); do
+                for shell in $(pgrep -P "$fuzzer" 2>/dev/null); do pgrep -P "$shell" 2>/dev/null; done
+            done); do
                 [[ -r /proc/$child/stat ]] || continue
                 cpu=$(awk '{print $14 + $15}' "/proc/$child/stat")
                 if [[ $(cat "/proc/$child/wchan" 2>/dev/null) == futex_do_wait && ${seen[$child]:-} == "$cpu" ]]; then
-                    echo "fuzz: watchdog: killing deadlocked child $child of $parent" >&2
+                    echo "fuzz: watchdog: killing deadlocked job $child of run $run" >&2
                     kill -9 "$child" 2>/dev/null || true
                 fi
                 seen[$child]=$cpu
