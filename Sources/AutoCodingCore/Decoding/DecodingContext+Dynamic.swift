@@ -12,7 +12,7 @@ extension DecodingContext {
         if allowedClassNames != nil { try checkAllowed(node, path: path) }
         let record = record(of: node)
         switch record.kind {
-        case .asciiString, .utf16String: return reader.makeString(record, in: raw)
+        case .asciiString, .utf16String: return string(record, object: node.object)
         case .trueValue: return true
         case .falseValue: return false
         case .integer:

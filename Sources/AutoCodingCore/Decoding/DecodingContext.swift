@@ -179,6 +179,29 @@ final class DecodingContext {
         return name
     }
 
+    /// Long strings already made, by bplist object, and which long strings were made once (one bit per object,
+    /// allocated with the first long string). A string referenced many times is made at most twice and then
+    /// shared: a 40 KB string in thousands of array elements was a copy per element (a 67 KB archive decoded
+    /// into 535 MB in 3.9 s). A string used once costs one bit test, no lookup.
+    @exclusivity(unchecked) private var sharedStrings: [Int: String] = [:]
+    @exclusivity(unchecked) private var stringsMadeOnce: [UInt64] = []
+
+    /// The string of string record `record`, bplist object `object` (validated).
+    func string(_ record: BPlistIndex.Record, object: Int) -> String {
+        // 15 units or fewer: a Swift string that small is stored in place, with nothing to share.
+        guard record.count > 15, object >= 0, object < table.count else { return reader.makeString(record, in: raw) }
+        if stringsMadeOnce.isEmpty { stringsMadeOnce = Array(repeating: 0, count: (table.count + 63) / 64) }
+        let (word, bit) = (object >> 6, UInt64(1) << UInt64(object & 63))
+        guard stringsMadeOnce[word] & bit != 0 else {
+            stringsMadeOnce[word] |= bit
+            return reader.makeString(record, in: raw)
+        }
+        if let made = sharedStrings[object] { return made }
+        let made = reader.makeString(record, in: raw)
+        sharedStrings[object] = made
+        return made
+    }
+
     /// Whether the object at `node` is an `NSNull` instance (damage found on the way reads as "no").
     func isNSNull(_ node: Node) -> Bool { (try? className(of: node)) == "NSNull" }
 

@@ -61,7 +61,7 @@ enum FoundationValues {
     static func string(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> String {
         let r = try record(node, context, String.self, path)
         switch r.kind {
-        case .asciiString, .utf16String: return context.reader.makeString(r, in: context.raw)
+        case .asciiString, .utf16String: return context.string(r, object: node.object)
         case .dictionary:
             // NSMutableString archives its contents under NS.string.
             if let inner = context.field(FoundationKey.string, of: node) {
