@@ -93,7 +93,11 @@ func compare(_ generated: GeneratedArchive) {
         stage("paths", input: n) {
             for path in generated.paths {
                 let l = Result { () throws(ArchivePathError) in try lazy.values(at: path) }
-                let e = Result { () throws(ArchivePathError) in try graph.values(at: path) }
+                // The fan-out budget the lazy reader applies, as `get --eager` passes it (the graph's default is
+                // 2^20 values: it does not know its input's size).
+                let e = Result { () throws(ArchivePathError) in
+                    try graph.values(at: path, maxValues: ArchivePath.fanOutBudget(forInputBytes: n))
+                }
                 switch (l, e) {
                 case (.success(let lv), .success(let ev)):
                     let lt = line(lv, path.fansOut)
