@@ -104,10 +104,10 @@ package final class ArchiveRecordTable {
         uidLimit = objectCount
     }
 
-    /// A table holding the records of a view validated whole: every slot is filled and checked.
-    package convenience init(view: KeyedArchiveView) {
-        // The view's trailer parsed these bytes already; parsing again cannot fail.
-        try! self.init(storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false)
+    /// A table holding the records of a view validated whole: every slot is filled and checked. Throws only when
+    /// the slots cannot be allocated (the view proved everything else).
+    package convenience init(view: KeyedArchiveView) throws(ArchiveError) {
+        try self.init(storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false)
         view.index.records.withUnsafeBufferPointer { records in
             for (object, record) in records.enumerated() {
                 var record = record

@@ -122,7 +122,7 @@ struct LazyTypedDecodingTests {
 
         // A view validates them all up front, and a decode of it has nothing left to validate.
         let view = try KeyedArchiveView(bytes: bytes)
-        let whole = ArchiveRecordTable(view: view)
+        let whole = try ArchiveRecordTable(view: view)
         #expect(whole.validatedCount == 2 * 10_000 + 19)
     }
 

@@ -56,7 +56,9 @@ public struct KeyedArchiveDecoder: Sendable {
     /// Decodes the root object of an opened archive as `type`. The view was validated whole when it was
     /// opened, so nothing is checked again.
     public func decode<T: Decodable>(_ type: T.Type, from view: KeyedArchiveView) throws -> T {
-        try DecodingContext(decoder: self, table: ArchiveRecordTable(view: view)).decodeRoot(type)
+        let table: ArchiveRecordTable
+        do { table = try ArchiveRecordTable(view: view) } catch { throw DecodingContext.corrupted(error) }
+        return try DecodingContext(decoder: self, table: table).decodeRoot(type)
     }
 
     /// Decodes the root object of `bytes` into an existing `@AutoCoding` instance.
