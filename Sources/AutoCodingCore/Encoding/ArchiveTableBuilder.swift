@@ -2,26 +2,48 @@ import AutoCodingFast
 import OrderedCollections
 
 /// Accumulates the `$objects` table while encoding: one entry per object, one descriptor per class, and an
-/// identity memo so that an instance referenced many times is written once. Confined to one encode (its
-/// variables skip the runtime's exclusivity checks, as ``EncodingContext``'s do).
+/// identity memo so that an instance referenced many times is written once. Instances are kept flat (see
+/// `ArchiveObjectTable`): no dictionary per object between the encoders and the writer. Confined to one encode
+/// (its variables skip the runtime's exclusivity checks, as ``EncodingContext``'s do).
 final class ArchiveTableBuilder {
-    @exclusivity(unchecked) private(set) var objects: [ArchiveValue] = [.string(ArchiveKey.null)]
+    @exclusivity(unchecked) private(set) var table = ArchiveObjectTable()
     @exclusivity(unchecked) private var objectUIDs: [ObjectIdentifier: ArchiveUID] = [:]
     /// Keeps every memoized instance alive until encoding ends, so no `ObjectIdentifier` is reused.
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     @exclusivity(unchecked) private var classUIDs: [ArchiveClass: ArchiveUID] = [:]
 
-    /// Appends an entry and returns its UID.
-    func append(_ value: ArchiveValue) -> ArchiveUID {
-        objects.append(value)
-        return ArchiveUID(UInt32(truncatingIfNeeded: objects.count - 1))
+    /// The table as plain values, for a ``KeyedArchive``.
+    var objects: [ArchiveValue] { table.materialized }
+
+    /// The archive as a binary property list, written straight from the flat table.
+    func binaryPlist(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> [UInt8] {
+        table.binaryPlist(archiver: archiver, top: top)
     }
 
+    /// Appends an entry and returns its UID.
+    func append(_ value: ArchiveValue) -> ArchiveUID { table.append(value) }
+
     /// Reserves an entry to be filled by ``fill(_:with:)``.
-    func reserve() -> ArchiveUID { append(.string(ArchiveKey.null)) }
+    func reserve() -> ArchiveUID { table.append(.string(ArchiveKey.null)) }
 
     /// Fills a reserved entry.
-    func fill(_ uid: ArchiveUID, with value: ArchiveValue) { objects[uid.index] = value }
+    func fill(_ uid: ArchiveUID, with value: ArchiveValue) { table.set(uid, to: value) }
+
+    /// Fills a reserved entry with a copy of another.
+    func fill(_ uid: ArchiveUID, copying source: ArchiveUID) { table.copy(source, to: uid) }
+
+    /// The entry at `uid` as a plain value.
+    subscript(uid: ArchiveUID) -> ArchiveValue { table[uid] }
+
+    /// Points an instance's `$class` at `archiveClass`; false when the entry is not an instance.
+    func setClass(_ uid: ArchiveUID, to archiveClass: ArchiveClass) -> Bool {
+        table.setClass(uid, to: classUID(archiveClass))
+    }
+
+    /// Replaces the value of an instance's existing field; false when there is no such field.
+    func setField(_ uid: ArchiveUID, _ key: String, to value: ArchiveValue) -> Bool {
+        table.setField(uid, key, to: value)
+    }
 
     /// The UID already given to `object`, if any.
     func uid(of object: AnyObject) -> ArchiveUID? { objectUIDs[ObjectIdentifier(object)] }
@@ -54,8 +76,45 @@ final class ArchiveTableBuilder {
 
     /// Fills a reserved entry with an instance whose class descriptor is already written.
     func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, _ fields: OrderedDictionary<String, ArchiveValue>) {
-        var fields = fields
-        fields[ArchiveKey.class] = .uid(classUID)
-        objects[uid.index] = .dictionary(fields)
+        table.setInstance(uid, classUID: classUID, keys: fields.keys.elements, values: fields.values.elements)
     }
+
+    /// Fills a reserved entry with an instance whose fields were written into `fields`.
+    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, _ fields: FieldList) {
+        table.setInstance(uid, classUID: classUID, keys: fields.keys, values: fields.values)
+    }
+
+    /// Fills a reserved entry with an instance of distinct `keys` and their `values`.
+    func fillInstance(_ uid: ArchiveUID, _ archiveClass: ArchiveClass, keys: [String], values: [ArchiveValue]) {
+        table.setInstance(uid, classUID: classUID(archiveClass), keys: keys, values: values)
+    }
+}
+
+/// An object's fields while it is being encoded, in the order first written: a later write to a key replaces
+/// its value in place, as `NSKeyedArchiver` and a dictionary do. Kept as two arrays searched linearly (an object
+/// has a few fields): cheaper than a hashed dictionary per object.
+struct FieldList {
+    private(set) var keys: [String] = []
+    private(set) var values: [ArchiveValue] = []
+
+    /// The value written for `key`; setting nil removes the field.
+    subscript(key: String) -> ArchiveValue? {
+        get { keys.firstIndex(of: key).map { values[$0] } }
+        set {
+            if let i = keys.firstIndex(of: key) {
+                if let newValue {
+                    values[i] = newValue
+                } else {
+                    keys.remove(at: i)
+                    values.remove(at: i)
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// The fields as a dictionary, for a container nested in place.
+    var dictionary: OrderedDictionary<String, ArchiveValue> { OrderedDictionary(uniqueKeys: keys, values: values) }
 }

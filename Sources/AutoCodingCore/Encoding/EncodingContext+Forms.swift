@@ -38,11 +38,9 @@ extension EncodingContext {
         default: throw formError(value, misapplied, codingPathNode)
         }
         let encoded = try encodeReference(value, codingPathNode: codingPathNode)
-        guard case .uid(let uid) = encoded, case .dictionary(var fields) = builder.objects[uid.index] else {
+        guard case .uid(let uid) = encoded, builder.setClass(uid, to: archiveClass) else {
             throw formError(value, misapplied, codingPathNode)
         }
-        fields[ArchiveKey.class] = .uid(builder.classUID(archiveClass))
-        builder.fill(uid, with: .dictionary(fields))
         return encoded
     }
 

@@ -242,7 +242,7 @@ final class EncodingContext {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)
                 let archiveClass = next.object.classForKeyedArchiver ?? archiveClass(for: Swift.type(of: next.object))
-                builder.fillInstance(next.uid, archiveClass, coder.storage.finish())
+                builder.fillInstance(next.uid, classUID: builder.classUID(archiveClass), coder.storage.finish())
             } else if !graph.isDone {
                 graph.drain()
             } else {
@@ -255,9 +255,9 @@ final class EncodingContext {
     func resolveConditionals() {
         for conditional in conditionals {
             guard let uid = builder.uid(of: conditional.object) else { continue }
-            if let owner = conditional.owner, case .dictionary(var fields) = builder.objects[owner.index] {
-                fields[conditional.key] = .uid(uid)
-                builder.fill(owner, with: .dictionary(fields))
+            if let owner = conditional.owner {
+                // The field was written as `$null` when the object was encoded, so it is there to replace.
+                _ = builder.setField(owner, conditional.key, to: .uid(uid))
             } else {
                 conditional.storage?.fields[conditional.key] = .uid(uid)
             }
@@ -306,7 +306,7 @@ final class EncodingContext {
                 return .uid(builder.append(single))
             }
             if case .uid(let target) = single {
-                builder.fill(uid, with: builder.objects[target.index])
+                builder.fill(uid, copying: target)
             } else {
                 builder.fill(uid, with: single)
             }

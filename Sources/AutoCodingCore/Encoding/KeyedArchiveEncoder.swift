@@ -42,21 +42,27 @@ public struct KeyedArchiveEncoder: Sendable {
         Data(try encodeBytes(value))
     }
 
-    /// Encodes `value` as the archive's root object and returns the bytes.
+    /// Encodes `value` as the archive's root object and returns the bytes. A binary plist is written straight
+    /// from the encoder's flat table, with no ``KeyedArchive`` in between.
     public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let archive = try encodeArchive(value)
+        let (context, top) = try encodeTable(value)
         switch outputFormat {
-        case .binary: return archive.binaryPlist()
-        case .xml: return try archive.xmlPlist()
+        case .binary: return context.builder.binaryPlist(archiver: archiver, top: top)
+        case .xml: return try KeyedArchive(archiver: archiver, top: top, objects: context.builder.objects).xmlPlist()
         }
     }
 
     /// Encodes `value` as the root of an archive table, before it is written as a property list.
     public func encodeArchive<T: Encodable>(_ value: T) throws -> KeyedArchive {
+        let (context, top) = try encodeTable(value)
+        return KeyedArchive(archiver: archiver, top: top, objects: context.builder.objects)
+    }
+
+    private func encodeTable<T: Encodable>(_ value: T) throws -> (EncodingContext, OrderedDictionary<String, ArchiveValue>) {
         let context = EncodingContext(encoder: self)
         let root = try context.encodeReference(value, codingPathNode: .root)
         try context.drain()
         context.resolveConditionals()
-        return KeyedArchive(archiver: archiver, top: [ArchiveKey.root: root], objects: context.builder.objects)
+        return (context, [ArchiveKey.root: root])
     }
 }

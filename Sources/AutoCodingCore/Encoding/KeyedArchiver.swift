@@ -16,6 +16,7 @@ public final class KeyedArchiver {
     /// The `$objects` entry whose fields this archiver writes; nil for `$top`.
     let owner: ArchiveUID?
     private var finished: KeyedArchive?
+    private var finishedTop: OrderedDictionary<String, ArchiveValue>?
 
     /// Whether decoders of this archive are expected to use secure decoding (recorded for callers; the
     /// archive format is the same).
@@ -107,19 +108,26 @@ public final class KeyedArchiver {
     /// Finishes the archive and returns it as a table. Later calls return the same archive.
     public func finishEncoding() throws -> KeyedArchive {
         if let finished { return finished }
-        try context.drain()
-        context.resolveConditionals()
-        let archive = KeyedArchive(archiver: context.archiverName, top: storage.finish(), objects: context.builder.objects)
+        let archive = KeyedArchive(archiver: context.archiverName, top: try finishTop(), objects: context.builder.objects)
         finished = archive
         return archive
     }
 
-    /// The finished archive as bytes in ``outputFormat``.
+    /// The finished archive as bytes in ``outputFormat``. A binary plist is written straight from the table.
     public func encodedData() throws -> Data {
-        let archive = try finishEncoding()
         switch outputFormat {
-        case .binary: return Data(archive.binaryPlist())
-        case .xml: return Data(try archive.xmlPlist())
+        case .binary: return Data(context.builder.binaryPlist(archiver: context.archiverName, top: try finishTop()))
+        case .xml: return Data(try finishEncoding().xmlPlist())
         }
+    }
+
+    /// Encodes the queued objects and returns `$top`, once.
+    private func finishTop() throws -> OrderedDictionary<String, ArchiveValue> {
+        if let finishedTop { return finishedTop }
+        try context.drain()
+        context.resolveConditionals()
+        let top = storage.finish().dictionary
+        finishedTop = top
+        return top
     }
 }

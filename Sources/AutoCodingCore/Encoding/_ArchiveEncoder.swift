@@ -55,7 +55,7 @@ final class _ArchiveEncoder: Encoder {
     func finish() -> ArchiveValue {
         switch storage {
         case .none: return .dictionary([:])
-        case .keyed(let s): return .dictionary(s.finish())
+        case .keyed(let s): return .dictionary(s.finish().dictionary)
         case .unkeyed(let s): return s.finish()
         case .single(let v): return v
         }
@@ -67,10 +67,10 @@ final class _ArchiveEncoder: Encoder {
 /// Confined to one encode on one thread: its variables skip the runtime's exclusivity checks, which cost more
 /// than the writes they guard (a field write per property of every object).
 final class KeyedStorage {
-    @exclusivity(unchecked) var fields = OrderedDictionary<String, ArchiveValue>()
+    @exclusivity(unchecked) var fields = FieldList()
     @exclusivity(unchecked) var nested: [(key: String, value: NestedStorage)] = []
 
-    func finish() -> OrderedDictionary<String, ArchiveValue> {
+    func finish() -> FieldList {
         for (key, value) in nested { fields[key] = value.finish() }
         nested = []
         return fields
@@ -97,7 +97,7 @@ enum NestedStorage {
 
     func finish() -> ArchiveValue {
         switch self {
-        case .keyed(let s): .dictionary(s.finish())
+        case .keyed(let s): .dictionary(s.finish().dictionary)
         case .unkeyed(let s): s.finish()
         case .encoder(let e): e.finish()
         }

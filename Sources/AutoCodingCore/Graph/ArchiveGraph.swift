@@ -64,16 +64,22 @@ public struct ArchiveGraph {
     /// Encodes the graph as a keyed archive. Each object is written once, whatever the number of references
     /// to it, and each distinct class once.
     public func keyedArchive() -> KeyedArchive {
+        let (builder, top) = encodeTable()
+        return KeyedArchive(archiver: archiver, top: top, objects: builder.objects)
+    }
+
+    /// Encodes the graph as a binary-plist keyed archive, written straight from the encoder's flat table.
+    public func binaryPlist() -> [UInt8] {
+        let (builder, top) = encodeTable()
+        return builder.binaryPlist(archiver: archiver, top: top)
+    }
+
+    private func encodeTable() -> (ArchiveTableBuilder, OrderedDictionary<String, ArchiveValue>) {
         let builder = ArchiveTableBuilder()
         var encoder = GraphEncoder(builder: builder)
         let top = roots.mapValues { encoder.encode($0) }
         encoder.drain()
-        return KeyedArchive(archiver: archiver, top: top, objects: builder.objects)
-    }
-
-    /// Encodes the graph as a binary-plist keyed archive.
-    public func binaryPlist() -> [UInt8] {
-        keyedArchive().binaryPlist()
+        return (builder, top)
     }
 }
 
@@ -270,9 +276,10 @@ struct GraphEncoder {
     /// Writes queued objects until none is left.
     mutating func drain() {
         while let (object, uid) = pending.popLast() {
-            var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: object.fields.count + 1)
-            for (key, value) in object.fields { fields[key] = encode(value) }
-            builder.fillInstance(uid, object.archiveClass, fields)
+            var values: [ArchiveValue] = []
+            values.reserveCapacity(object.fields.count)
+            for value in object.fields.values { values.append(encode(value)) }
+            builder.fillInstance(uid, object.archiveClass, keys: object.fields.keys.elements, values: values)
         }
     }
 }

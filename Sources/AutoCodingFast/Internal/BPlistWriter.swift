@@ -67,6 +67,92 @@ struct BPlistWriter {
         return writer.serialize()
     }
 
+    /// Writes a keyed archive whose `$objects` is a flat table: the bytes ``write(_:)`` gives for the archive's
+    /// property list (``KeyedArchive/propertyList``), numbered straight from the table. Instance entries are
+    /// written as dictionaries without being built as one, and an instance's keys are looked up by class: the
+    /// instances of one class usually repeat the same key strings, which then cost a comparison, not a hash.
+    static func writeKeyedArchive(
+        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
+    ) -> [UInt8] {
+        var writer = BPlistWriter()
+        let root = writer.beginContainer(dictionary: true, count: 4)
+        writer.refs[root] = writer.flattenString(ArchiveKey.version)
+        writer.refs[root + 4] = writer.flattenScalar(.integer(Int64(ArchiveKey.formatVersion)))
+        writer.refs[root + 1] = writer.flattenString(ArchiveKey.archiver)
+        writer.refs[root + 5] = writer.flattenString(archiver)
+        writer.refs[root + 2] = writer.flattenString(ArchiveKey.top)
+        let topNumber = writer.flattenAny(.dictionary(top))
+        writer.refs[root + 6] = topNumber
+        writer.refs[root + 3] = writer.flattenString(ArchiveKey.objects)
+        writer.refs[root + 7] = writer.objects.count
+        let elements = writer.beginContainer(dictionary: false, count: table.count)
+        var classKey = -1
+        var keyNumbers = ClassKeyNumbers()
+        for (i, entry) in table.entries.enumerated() {
+            switch entry {
+            case .value(let value):
+                let number = writer.flattenAny(value)
+                writer.refs[elements + i] = number
+            case .instance(let classUID, let start, let count):
+                writer.refs[elements + i] = writer.objects.count
+                let fields = writer.beginContainer(dictionary: true, count: count + 1)
+                let cached = keyNumbers.start(classUID)
+                for j in 0..<count {
+                    let (key, value) = table.field(start + j)
+                    let keyNumber = keyNumbers.number(of: key, at: j, in: cached) { writer.flattenString($0) }
+                    writer.refs[fields + j] = keyNumber
+                    let valueNumber = writer.flattenAny(value)
+                    writer.refs[fields + count + 1 + j] = valueNumber
+                }
+                if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
+                writer.refs[fields + count] = classKey
+                writer.refs[fields + 2 * count + 1] = writer.flattenScalar(.uid(classUID))
+            }
+        }
+        return writer.serialize()
+    }
+
+    /// The object numbers of the key strings last written for each class, by position.
+    private struct ClassKeyNumbers {
+        private var slots: [UInt32: Int] = [:]
+        private var lists: [[(key: String, number: Int)]] = []
+
+        /// The list of `classUID`'s keys, made empty the first time.
+        mutating func start(_ classUID: ArchiveUID) -> Int {
+            if let slot = slots[classUID.rawValue] { return slot }
+            lists.append([])
+            slots[classUID.rawValue] = lists.count - 1
+            return lists.count - 1
+        }
+
+        /// The number of `key`, the `position`th field of an instance: the cached one when the class's
+        /// previous instance had the same bytes there, else `flatten(key)`'s, cached for the next instance.
+        mutating func number(of key: String, at position: Int, in slot: Int, flatten: (String) -> Int) -> Int {
+            if position < lists[slot].count {
+                let cached = lists[slot][position]
+                if BPlistWriter.sameBytes(cached.key, key) { return cached.number }
+                let number = flatten(key)
+                lists[slot][position] = (key, number)
+                return number
+            }
+            let number = flatten(key)
+            lists[slot].append((key, number))
+            return number
+        }
+    }
+
+    /// Numbers a container whose children the caller numbers, and returns its first reference slot: keys at
+    /// `start..<start + count`, values after them.
+    private mutating func beginContainer(dictionary: Bool, count: Int) -> Int {
+        let start = refs.count
+        let slots = dictionary ? 2 * count : count
+        objects.append(dictionary ? .dictionary(start: start, count: count) : .array(start: start, count: count))
+        refs.append(contentsOf: repeatElement(0, count: slots))
+        containerRefs += slots
+        containerHeaders += Self.headerSize(count: count)
+        return start
+    }
+
     // MARK: Pass one
 
     /// A container whose children are being numbered. The tree is walked with this explicit stack, depth
@@ -82,9 +168,11 @@ struct BPlistWriter {
         var next = 0
     }
 
-    private mutating func flatten(_ root: ArchiveValue, depthLimit: Int) throws(ArchiveError) {
+    /// Numbers `root` and everything under it; returns the number of `root`.
+    @discardableResult
+    private mutating func flatten(_ root: ArchiveValue, depthLimit: Int) throws(ArchiveError) -> Int {
         var frames: [Frame] = []
-        _ = try number(root, frames: &frames, depthLimit: depthLimit)
+        let rootNumber = try number(root, frames: &frames, depthLimit: depthLimit)
         // The innermost container's children are numbered in a tight loop; the walk leaves it only to descend
         // into a child container (pushed by `number`) and comes back to it when that one is done.
         frames: while let i = frames.indices.last {
@@ -118,6 +206,17 @@ struct BPlistWriter {
                 }
             }
             frames.removeLast()
+        }
+        return rootNumber
+    }
+
+    /// Numbers a value of any depth: a scalar at once, a container with its whole subtree.
+    private mutating func flattenAny(_ value: ArchiveValue) -> Int {
+        guard value.isContainer else { return flattenScalar(value) }
+        do {
+            return try flatten(value, depthLimit: .max)
+        } catch {
+            preconditionFailure("no depth limit: flattening has nothing else to refuse")
         }
     }
 
@@ -223,7 +322,7 @@ struct BPlistWriter {
     /// Whether two strings have the same UTF-8 bytes (not merely canonically equivalent, as `==` tests).
     /// Compared with `memcmp` over contiguous buffers: the generic `utf8.elementsEqual` walk was 10 % of a W1
     /// encode.
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+    fileprivate static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         var a = a
         var b = b

@@ -1,0 +1,112 @@
+import OrderedCollections
+
+/// The `$objects` table of an archive being written, kept flat: the encoders append to it, and the writer
+/// numbers its objects straight from it (``binaryPlist(archiver:top:)``), with no value tree in between.
+///
+/// An instance entry is a class UID and a range of two shared field arrays (keys and values); its `$class`
+/// field is implied, written after the others. Any other entry (a string, a number, a value built whole) is
+/// an ``ArchiveValue``. ``materialized`` gives the same table as plain values, for ``KeyedArchive``.
+package struct ArchiveObjectTable {
+    /// One `$objects` entry.
+    package enum Entry {
+        /// An entry stored as it is written.
+        case value(ArchiveValue)
+        /// An instance of the class at `classUID`, its fields at `start..<start + count` of the field arrays.
+        case instance(classUID: ArchiveUID, start: Int, count: Int)
+    }
+
+    package private(set) var entries: [Entry] = [.value(.string(ArchiveKey.null))]
+    private var keys: [String] = []
+    private var values: [ArchiveValue] = []
+
+    /// An empty table but for entry 0, `$null`.
+    package init() {}
+
+    /// The number of entries.
+    package var count: Int { entries.count }
+
+    /// Appends an entry and returns its UID.
+    package mutating func append(_ value: ArchiveValue) -> ArchiveUID {
+        entries.append(.value(value))
+        return ArchiveUID(UInt32(truncatingIfNeeded: entries.count - 1))
+    }
+
+    /// Replaces an entry.
+    package mutating func set(_ uid: ArchiveUID, to value: ArchiveValue) { entries[uid.index] = .value(value) }
+
+    /// Replaces an entry with a copy of another.
+    package mutating func copy(_ source: ArchiveUID, to uid: ArchiveUID) { entries[uid.index] = entries[source.index] }
+
+    /// Makes an entry an instance of the class at `classUID` with `keys` and `values` (the same count), in
+    /// that order. A field named `$class` takes the class reference in its place, as setting it in the
+    /// dictionary would.
+    package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, keys: [String], values: [ArchiveValue]) {
+        if keys.contains(where: Self.isClassKey) {
+            var fields = OrderedDictionary(uniqueKeys: keys, values: values)
+            fields[ArchiveKey.class] = .uid(classUID)
+            entries[uid.index] = .value(.dictionary(fields))
+            return
+        }
+        entries[uid.index] = .instance(classUID: classUID, start: self.keys.count, count: keys.count)
+        self.keys.append(contentsOf: keys)
+        self.values.append(contentsOf: values)
+    }
+
+    /// Points an entry's `$class` at `classUID`; false when the entry is not an instance.
+    package mutating func setClass(_ uid: ArchiveUID, to classUID: ArchiveUID) -> Bool {
+        switch entries[uid.index] {
+        case .instance(_, let start, let count):
+            entries[uid.index] = .instance(classUID: classUID, start: start, count: count)
+        case .value(.dictionary(var fields)) where fields[ArchiveKey.class] != nil:
+            fields[ArchiveKey.class] = .uid(classUID)
+            entries[uid.index] = .value(.dictionary(fields))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Replaces the value of an instance's existing field; false when there is no such field.
+    package mutating func setField(_ uid: ArchiveUID, _ key: String, to value: ArchiveValue) -> Bool {
+        switch entries[uid.index] {
+        case .instance(_, let start, let count):
+            guard let i = keys[start..<start + count].firstIndex(of: key) else { return false }
+            values[i] = value
+        case .value(.dictionary(var fields)) where fields[key] != nil:
+            fields[key] = value
+            entries[uid.index] = .value(.dictionary(fields))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// An entry as a plain value (an instance as its dictionary, `$class` last).
+    package subscript(uid: ArchiveUID) -> ArchiveValue { value(of: entries[uid.index]) }
+
+    /// The whole table as plain values.
+    package var materialized: [ArchiveValue] { entries.map(value(of:)) }
+
+    private func value(of entry: Entry) -> ArchiveValue {
+        switch entry {
+        case .value(let value):
+            return value
+        case .instance(let classUID, let start, let count):
+            var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: count + 1)
+            for i in start..<start + count { fields[keys[i]] = values[i] }
+            fields[ArchiveKey.class] = .uid(classUID)
+            return .dictionary(fields)
+        }
+    }
+
+    /// The fields of the instance entry at `start..<start + count`, for the writer.
+    func field(_ i: Int) -> (key: String, value: ArchiveValue) { (keys[i], values[i]) }
+
+    /// The archive with this table as its `$objects`, as a binary property list: the bytes
+    /// ``KeyedArchive/binaryPlist()`` writes for the same archive, numbered straight from the table.
+    package func binaryPlist(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> [UInt8] {
+        BPlistWriter.writeKeyedArchive(archiver: archiver, top: top, objects: self)
+    }
+
+    private static func isClassKey(_ key: String) -> Bool { key == ArchiveKey.class }
+}

@@ -1,0 +1,101 @@
+import AutoCoding
+import Foundation
+import Testing
+import _AutoCodingTestSupport
+
+/// The encoders write binary plists straight from their flat `$objects` table. These tests hold those bytes to
+/// the ones the same archive gives through its value tree (`KeyedArchive.binaryPlist()`), the writer every
+/// interop and round-trip test checks.
+@Suite struct FlatTableWritingTests {
+    @Test(.enabled(if: SharedCorpus.isAvailable, SharedCorpus.skipReason),
+          arguments: SharedCorpus.paths(in: "apple", "corelibs", "plain"))
+    func aGraphWritesTheBytesOfItsArchive(path: String) throws {
+        guard let graph = try? ArchiveGraph(bytes: try SharedCorpus.bytes(path)) else { return }  // Not keyed.
+        #expect(graph.binaryPlist() == graph.keyedArchive().binaryPlist())
+    }
+
+    @Test func codableValuesWriteTheBytesOfTheirArchive() throws {
+        let friend = Person(name: "Ann", age: 30)
+        let people = [Person(name: "Bob", age: 41, friends: [friend]), friend]
+        let encoder = KeyedArchiveEncoder()
+        #expect(try encoder.encodeBytes(people) == encoder.encodeArchive(people).binaryPlist())
+        let everything = Everything()
+        #expect(try encoder.encodeBytes(everything) == encoder.encodeArchive(everything).binaryPlist())
+        let unusual = Unusual()
+        let bytes = try encoder.encodeBytes(unusual)
+        #expect(bytes == (try encoder.encodeArchive(unusual).binaryPlist()))
+        // The later write of a key replaces the first in its place, and nested containers sit where asked.
+        let archive = try KeyedArchive(bytes: bytes)
+        guard case .uid(let root) = archive.top["root"], case .dictionary(let fields) = archive[root] else {
+            Issue.record("no root instance")
+            return
+        }
+        #expect(Array(fields.keys) == ["twice", "inner", "nested", "super", "$class"])
+        #expect(fields["twice"] == .integer(2))
+    }
+
+    @Test func aFieldNamedClassGivesWayToTheClassReferenceInItsPlace() throws {
+        let encoder = KeyedArchiveEncoder()
+        let bytes = try encoder.encodeBytes(ClassNamedField())
+        #expect(bytes == (try encoder.encodeArchive(ClassNamedField()).binaryPlist()))
+        let archive = try KeyedArchive(bytes: bytes)
+        guard case .uid(let root) = archive.top["root"], case .dictionary(let fields) = archive[root] else {
+            Issue.record("no root instance")
+            return
+        }
+        #expect(Array(fields.keys) == ["a", "$class", "b"])
+        #expect(fields["$class"]?.uidValue != nil)
+    }
+
+    @Test func archiverWritesTheBytesOfItsArchiveWithConditionals() throws {
+        let parent = Note(title: "parent")
+        let child = Note(title: "child")
+        child.parent = parent
+        let shared = Note(title: "shared")
+        let archiver = KeyedArchiver()
+        try archiver.encode(child, forKey: "child")
+        try archiver.encode(Note(title: "two", related: shared), forKey: "second")
+        try archiver.encode(parent, forKey: "parent")  // Archived after all: the conditional resolves to it.
+        let data = try archiver.encodedData()
+        #expect([UInt8](data) == (try archiver.finishEncoding().binaryPlist()))
+        let graph = try ArchiveGraph(bytes: [UInt8](data))
+        guard case .object(let decodedChild) = graph.roots["child"], case .object(let decodedParent) = graph.roots["parent"],
+            case .object(let linked) = decodedChild.fields["parent"]
+        else {
+            Issue.record("missing roots")
+            return
+        }
+        #expect(linked === decodedParent)
+    }
+}
+
+/// A value whose `encode(to:)` writes a key twice, a nested container and a super encoder.
+private struct Unusual: Encodable {
+    enum Key: String, CodingKey { case twice, nested, inner }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: .twice)
+        var nested = container.nestedContainer(keyedBy: Key.self, forKey: .nested)
+        try nested.encode("in place", forKey: .inner)
+        try container.encode(2, forKey: .twice)
+        try container.encode(["x", "y"], forKey: .inner)
+        let parent = container.superEncoder()
+        var single = parent.singleValueContainer()
+        try single.encode(3.5)
+    }
+}
+
+/// A value that writes a field named `$class` between two others.
+private struct ClassNamedField: Encodable {
+    enum Key: String, CodingKey {
+        case a
+        case klass = "$class"
+        case b
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(1, forKey: .a)
+        try container.encode(2, forKey: .klass)
+        try container.encode(3, forKey: .b)
+    }
+}
