@@ -1,9 +1,9 @@
 import AutoCoding
 import Foundation
 
-// The workloads of issue 7, generated from fixed seeds so that every run (and the committed malloc-count
-// thresholds) sees the same inputs. The random generator and the W2 and W3 generators live only here:
-// `autocoding-bench` (ComparisonRunner) builds its W2 and W3 from them, at its own sizes.
+// The workloads, generated from fixed seeds so that every run (and the committed malloc-count thresholds) sees
+// the same inputs. The random generator and the W1, W2 and W3 generators live only here: the ordo-one benchmarks
+// and `autocoding-bench` (ComparisonRunner) build their workloads from them, at their own sizes.
 
 /// A small deterministic generator (SplitMix64).
 public struct SplitMix64 {
@@ -17,6 +17,64 @@ public struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// One person of W1 as plain values, from which every model is built and against which every result is checked.
+public struct PersonSpec {
+    public var name: String
+    public var age: Int
+    public var height: Double
+    public var isActive: Bool
+    public var email: String
+    public var birthday: Date
+    public var tags: [String]
+    public var street: String
+    public var city: String
+    public var zip: String
+    public var friends: [Int]
+
+    private static let first = [
+        "Ann", "Bob", "Chloé", "Dmitri", "Eve", "Farah", "Gustav", "Hana", "Ivan", "Jun", "Kofi", "Lena", "Mateo",
+        "Nia", "Olu", "Priya",
+    ]
+    private static let last = [
+        "Smith", "Okafor", "Müller", "Tanaka", "Garcia", "Ivanova", "Chen", "Haddad", "Kowalski", "Silva", "Nguyen",
+        "Berg", "Rossi", "Dubois", "Kim", "Novak",
+    ]
+    private static let tagWords = [
+        "admin", "beta", "customer", "developer", "early", "family", "gold", "hiking", "intern", "java", "kayak",
+        "lead", "music", "night", "ops", "photo", "quiet", "remote", "swift", "travel",
+    ]
+    private static let cities = [
+        "Berlin", "Lagos", "Osaka", "Lima", "Toronto", "Nairobi", "Oslo", "Porto", "Quito", "Seoul", "Austin",
+        "Dakar", "Hanoi", "Turin", "Zagreb", "Perth",
+    ]
+
+    /// N people from a fixed seed. Friends point to earlier people; with `cycles`, the first friend is the next
+    /// person (the last points back to the first), so the whole array is one reference cycle.
+    public static func generate(n: Int, cycles: Bool = false) -> [PersonSpec] {
+        var rng = SplitMix64(seed: 0x5EED_0007)
+        return (0..<n).map { i in
+            let age = 18 + Int(rng.next() % 70)
+            let height = 1.5 + Double(rng.next() % 500) / 1000
+            let isActive = rng.next() & 1 == 1
+            let birthday = Date(timeIntervalSinceReferenceDate: -1_000_000_000 + Double(rng.next() % 1_000_000_000))
+            let tags = (0..<3).map { k in tagWords[(i + k * 7 + Int(rng.next() % 3)) % tagWords.count] }
+            let street = "\(1 + rng.next() % 9999) \(last[Int(rng.next() % 16)]) Street"
+            let city = cities[Int(rng.next() % 16)]
+            let zip = String(10_000 + rng.next() % 90_000)
+            var friends: [Int] = []
+            if cycles {
+                friends = [(i + 1) % n, Int(rng.next() % UInt64(max(i, 1)))]
+            } else if i > 0 {
+                friends = [Int(rng.next() % UInt64(i)), Int(rng.next() % UInt64(i))]
+            }
+            return PersonSpec(
+                name: "\(first[i % 16]) \(last[(i / 16) % 16]) \(i)", age: age, height: height, isActive: isActive,
+                email: "user\(i)@example.com", birthday: birthday, tags: tags, street: street, city: city, zip: zip,
+                friends: friends)
+        }
     }
 }
 
@@ -72,29 +130,16 @@ public final class AutoAddress {
 }
 
 public enum Fixtures {
-    private static let tagWords = [
-        "admin", "beta", "customer", "developer", "early", "family", "gold", "hiking", "intern", "java", "kayak",
-        "lead", "music", "night", "ops", "photo", "quiet", "remote", "swift", "travel",
-    ]
-    private static let cities = ["Berlin", "Lagos", "Osaka", "Lima", "Toronto", "Nairobi", "Oslo", "Porto"]
-
-    /// W1: `n` people, friends pointing to earlier people.
+    /// W1: `n` people from ``PersonSpec/generate(n:cycles:)`` (the comparison runner's W1), friends pointing to
+    /// earlier people.
     public static func people(_ n: Int) -> [Person] {
-        var rng = SplitMix64(seed: 0x5EED_0007)
-        var people: [Person] = []
-        people.reserveCapacity(n)
-        for i in 0..<n {
-            let address = Address(
-                street: "\(1 + rng.next() % 9999) Main Street", city: cities[Int(rng.next() % 8)],
-                zip: String(10_000 + rng.next() % 90_000))
-            let person = Person(
-                name: "Person \(i)", age: 18 + Int(rng.next() % 70), height: 1.5 + Double(rng.next() % 500) / 1000,
-                isActive: rng.next() & 1 == 1, email: "user\(i)@example.com",
-                birthday: Date(timeIntervalSinceReferenceDate: -1e9 + Double(rng.next() % 1_000_000_000)),
-                tags: (0..<3).map { k in tagWords[(i + k * 7) % tagWords.count] }, address: address)
-            if i > 0 { person.friends = [people[Int(rng.next() % UInt64(i))], people[Int(rng.next() % UInt64(i))]] }
-            people.append(person)
+        let specs = PersonSpec.generate(n: n)
+        let people = specs.map { s in
+            Person(
+                name: s.name, age: s.age, height: s.height, isActive: s.isActive, email: s.email, birthday: s.birthday,
+                tags: s.tags, address: Address(street: s.street, city: s.city, zip: s.zip))
         }
+        for (person, spec) in zip(people, specs) { person.friends = spec.friends.map { people[$0] } }
         return people
     }
 

@@ -15,64 +15,6 @@ enum BenchNames {
     static let address = NSStringFromClass(FoundationAddress.self)
 }
 
-/// One person of W1 as plain values, from which every model is built and against which every result is checked.
-struct PersonSpec {
-    var name: String
-    var age: Int
-    var height: Double
-    var isActive: Bool
-    var email: String
-    var birthday: Date
-    var tags: [String]
-    var street: String
-    var city: String
-    var zip: String
-    var friends: [Int]
-
-    private static let first = [
-        "Ann", "Bob", "Chloé", "Dmitri", "Eve", "Farah", "Gustav", "Hana", "Ivan", "Jun", "Kofi", "Lena", "Mateo",
-        "Nia", "Olu", "Priya",
-    ]
-    private static let last = [
-        "Smith", "Okafor", "Müller", "Tanaka", "Garcia", "Ivanova", "Chen", "Haddad", "Kowalski", "Silva", "Nguyen",
-        "Berg", "Rossi", "Dubois", "Kim", "Novak",
-    ]
-    private static let tagWords = [
-        "admin", "beta", "customer", "developer", "early", "family", "gold", "hiking", "intern", "java", "kayak",
-        "lead", "music", "night", "ops", "photo", "quiet", "remote", "swift", "travel",
-    ]
-    private static let cities = [
-        "Berlin", "Lagos", "Osaka", "Lima", "Toronto", "Nairobi", "Oslo", "Porto", "Quito", "Seoul", "Austin",
-        "Dakar", "Hanoi", "Turin", "Zagreb", "Perth",
-    ]
-
-    /// N people from a fixed seed. Friends point to earlier people; with `cycles`, the first friend is the next
-    /// person (the last points back to the first), so the whole array is one reference cycle.
-    static func generate(n: Int, cycles: Bool = false) -> [PersonSpec] {
-        var rng = SplitMix64(seed: 0x5EED_0007)
-        return (0..<n).map { i in
-            let age = 18 + Int(rng.next() % 70)
-            let height = 1.5 + Double(rng.next() % 500) / 1000
-            let isActive = rng.next() & 1 == 1
-            let birthday = Date(timeIntervalSinceReferenceDate: -1_000_000_000 + Double(rng.next() % 1_000_000_000))
-            let tags = (0..<3).map { k in tagWords[(i + k * 7 + Int(rng.next() % 3)) % tagWords.count] }
-            let street = "\(1 + rng.next() % 9999) \(last[Int(rng.next() % 16)]) Street"
-            let city = cities[Int(rng.next() % 16)]
-            let zip = String(10_000 + rng.next() % 90_000)
-            var friends: [Int] = []
-            if cycles {
-                friends = [(i + 1) % n, Int(rng.next() % UInt64(max(i, 1)))]
-            } else if i > 0 {
-                friends = [Int(rng.next() % UInt64(i)), Int(rng.next() % UInt64(i))]
-            }
-            return PersonSpec(
-                name: "\(first[i % 16]) \(last[(i / 16) % 16]) \(i)", age: age, height: height, isActive: isActive,
-                email: "user\(i)@example.com", birthday: birthday, tags: tags, street: street, city: city, zip: zip,
-                friends: friends)
-        }
-    }
-}
-
 /// What the checks read from any person model.
 protocol PersonShape: AnyObject {
     var name: String { get }
