@@ -50,21 +50,21 @@ protocol _ArchiveListEncodable {
 
 extension Array: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
-        try map { try context.encodeReference($0, codingPathNode: path) }
+        try context.encodeElements(self, count: count, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.array }
 }
 
 extension Set: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
-        try map { try context.encodeReference($0, codingPathNode: path) }
+        try context.encodeElements(self, count: count, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
 extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
-        try map { try context.encodeReference($0, codingPathNode: path) }
+        try context.encodeElements(self, count: count, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
 }

@@ -96,6 +96,7 @@ final class ArchiveTableBuilder {
 struct FieldList {
     private(set) var keys: [String] = []
     private(set) var values: [ArchiveValue] = []
+    private static let initialCapacity = 12
 
     /// The value written for `key`; setting nil removes the field.
     subscript(key: String) -> ArchiveValue? {
@@ -109,6 +110,11 @@ struct FieldList {
                     values.remove(at: i)
                 }
             } else if let newValue {
+                if keys.capacity == 0 {
+                    // Most objects have a few fields: one allocation for them, not one per doubling.
+                    keys.reserveCapacity(Self.initialCapacity)
+                    values.reserveCapacity(Self.initialCapacity)
+                }
                 keys.append(key)
                 values.append(newValue)
             }

@@ -110,13 +110,36 @@ final class EncodingContext {
             // one reference) still takes that path.
             let object = MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
                 ? unsafeBitCast(value, to: AnyObject.self) : value as AnyObject
-            if let uid = builder.uid(of: object) { return .uid(uid) }
-            let uid = builder.reserve()
-            builder.remember(object, as: uid)
-            // The queued instance's path names its UID: paths through a long chain would grow one link per object.
-            pending.append((value, uid, .object(uid.rawValue)))
-            return .uid(uid)
+            return .uid(reference(to: value, object))
         }
+    }
+
+    /// The UID of a class instance (`object` is `value`), reserved and queued the first time.
+    private func reference(to value: any Encodable, _ object: AnyObject) -> ArchiveUID {
+        if let uid = builder.uid(of: object) { return uid }
+        let uid = builder.reserve()
+        builder.remember(object, as: uid)
+        // The queued instance's path names its UID: paths through a long chain would grow one link per object.
+        pending.append((value, uid, .object(uid.rawValue)))
+        return uid
+    }
+
+    /// The references to a list's elements, as ``encodeReference(_:codingPathNode:)`` gives them one by one. The
+    /// element type's kind is looked up once: strings and class instances, the common elements, skip the
+    /// per-element dispatch.
+    func encodeElements<S: Sequence>(_ list: S, count: Int, codingPathNode: CodingPathNode) throws -> [ArchiveValue]
+    where S.Element: Encodable {
+        var elements: [ArchiveValue] = []
+        elements.reserveCapacity(count)
+        switch kinds.kind(of: S.Element.self) {
+        case .scalar where S.Element.self == String.self:
+            for element in list { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
+        case .object(isClass: true) where MemoryLayout<S.Element>.size == MemoryLayout<AnyObject>.size:
+            for element in list { elements.append(.uid(reference(to: element, unsafeBitCast(element, to: AnyObject.self)))) }
+        default:
+            for element in list { elements.append(try encodeReference(element, codingPathNode: codingPathNode)) }
+        }
+        return elements
     }
 
     private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: CodingPathNode) throws
