@@ -56,9 +56,28 @@ final class ArchiveTableBuilder {
 
     /// The UID of the class descriptor, written the first time a class is used.
     func classUID(_ archiveClass: ArchiveClass) -> ArchiveUID {
-        if let uid = classUIDs[archiveClass] { return uid }
-        let uid = append(archiveClass.descriptor)
-        classUIDs[archiveClass] = uid
+        // The classes used over and over (NSArray, NSDate ...) are the same constants each time: their strings
+        // and chain compare by identity, far cheaper than hashing them for the dictionary.
+        for (recent, uid) in recentClasses where recent == archiveClass { return uid }
+        let uid: ArchiveUID
+        if let known = classUIDs[archiveClass] {
+            uid = known
+        } else {
+            uid = append(archiveClass.descriptor)
+            classUIDs[archiveClass] = uid
+        }
+        if recentClasses.count == Self.recentClassLimit { recentClasses.removeFirst() }
+        recentClasses.append((archiveClass, uid))
+        return uid
+    }
+
+    @exclusivity(unchecked) private var recentClasses: [(ArchiveClass, ArchiveUID)] = []
+    private static let recentClassLimit = 8
+
+    /// Appends an instance of `archiveClass` with one field.
+    func appendInstance(_ archiveClass: ArchiveClass, key: String, value: ArchiveValue) -> ArchiveUID {
+        let uid = reserve()
+        table.setInstance(uid, classUID: classUID(archiveClass), keys: [key], values: [value])
         return uid
     }
 

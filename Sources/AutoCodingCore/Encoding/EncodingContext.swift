@@ -154,7 +154,7 @@ final class EncodingContext {
             for (i, element) in elements.enumerated() { fields["NS.object.\(i)"] = element }
             return builder.appendInstance(FoundationClass.orderedSet, fields)
         }
-        return builder.appendInstance(list._archiveListClass, [FoundationKey.objects: .array(elements)])
+        return builder.appendInstance(list._archiveListClass, key: FoundationKey.objects, value: .array(elements))
     }
 
     private func encodeDictionary<D: _ArchiveDictionaryEncodable, T>(_ type: D.Type, _ value: T, _ path: CodingPathNode)
@@ -294,7 +294,7 @@ final class EncodingContext {
         throws -> ArchiveValue
     {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
-        if let object = value as? any AutoCodingObject {
+        if mayBeAutoCodingObject(value), let object = value as? any AutoCodingObject {
             try checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
             try object.autoCodingWillEncode(to: encoder)
             try value.encode(to: encoder)
@@ -335,6 +335,18 @@ final class EncodingContext {
             }
             return .uid(uid)
         }
+    }
+
+    /// Types known not to be ``AutoCodingObject``s: the cast to find out costs a conformance lookup per object.
+    @exclusivity(unchecked) private var plainTypes: [ObjectIdentifier] = []
+
+    /// False when `value`'s type is known not to be an ``AutoCodingObject`` (the answer is remembered per type).
+    private func mayBeAutoCodingObject(_ value: any Encodable) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if plainTypes.contains(type) { return false }
+        if value is any AutoCodingObject { return true }
+        if plainTypes.count < 16 { plainTypes.append(type) }
+        return false
     }
 
     /// The `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``.
@@ -418,9 +430,14 @@ final class EncodingContext {
 
     /// Instances of Foundation classes for Swift types that map to them.
     private func encodeFoundationObject<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveUID {
+        if T.self == Date.self {
+            // The common one, without a dynamic cast.
+            let date = unsafeBitCast(value, to: Date.self)
+            return builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+        }
         switch value {
         case let date as Date:
-            return builder.appendInstance(FoundationClass.date, [FoundationKey.time: .real(date.timeIntervalSinceReferenceDate)])
+            return builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
         case let url as URL:
             let base: ArchiveValue = try url.baseURL.map { try encodeReference($0, codingPathNode: codingPathNode) } ?? .uid(.null)
             let relative = builder.append(.string(url.baseURL == nil ? url.absoluteString : url.relativeString))
