@@ -52,6 +52,14 @@ package struct ArchiveObjectTable {
         self.values.append(contentsOf: values)
     }
 
+    /// Makes an entry an instance of the class at `classUID` with one field.
+    package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, key: String, value: ArchiveValue) {
+        guard !Self.isClassKey(key) else { return setInstance(uid, classUID: classUID, keys: [key], values: [value]) }
+        entries[uid.index] = .instance(classUID: classUID, start: keys.count, count: 1)
+        keys.append(key)
+        values.append(value)
+    }
+
     /// Points an entry's `$class` at `classUID`; false when the entry is not an instance.
     package mutating func setClass(_ uid: ArchiveUID, to classUID: ArchiveUID) -> Bool {
         switch entries[uid.index] {
@@ -108,5 +116,6 @@ package struct ArchiveObjectTable {
         BPlistWriter.writeKeyedArchive(archiver: archiver, top: top, objects: self)
     }
 
-    private static func isClassKey(_ key: String) -> Bool { key == ArchiveKey.class }
+    /// Whether `key` is `$class` (its length first: nearly no key has six bytes and a `$`).
+    private static func isClassKey(_ key: String) -> Bool { key.utf8.count == 6 && key == ArchiveKey.class }
 }

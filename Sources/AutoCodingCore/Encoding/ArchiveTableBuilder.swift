@@ -77,7 +77,7 @@ final class ArchiveTableBuilder {
     /// Appends an instance of `archiveClass` with one field.
     func appendInstance(_ archiveClass: ArchiveClass, key: String, value: ArchiveValue) -> ArchiveUID {
         let uid = reserve()
-        table.setInstance(uid, classUID: classUID(archiveClass), keys: [key], values: [value])
+        table.setInstance(uid, classUID: classUID(archiveClass), key: key, value: value)
         return uid
     }
 

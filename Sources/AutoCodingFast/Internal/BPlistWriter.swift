@@ -130,7 +130,9 @@ struct BPlistWriter {
         mutating func number(of key: String, at position: Int, in slot: Int, flatten: (String) -> Int) -> Int {
             if position < lists[slot].count {
                 let cached = lists[slot][position]
-                if BPlistWriter.sameBytes(cached.key, key) { return cached.number }
+                if BPlistWriter.isIdentical(cached.key, key) || BPlistWriter.sameBytes(cached.key, key) {
+                    return cached.number
+                }
                 let number = flatten(key)
                 lists[slot][position] = (key, number)
                 return number
@@ -317,6 +319,15 @@ struct BPlistWriter {
         let count = ascii ? s.utf8.count : s.utf16.count
         scalarBytes += Self.headerSize(count: count) + (ascii ? count : 2 * count)
         return number
+    }
+
+    /// Whether two strings are the same value bit for bit: the same storage, or the same small-string bytes.
+    /// Then they have the same bytes; the converse need not hold (use ``sameBytes(_:_:)``). A key written from a
+    /// literal is identical at every instance, and this costs two comparisons where `sameBytes` costs a `memcmp`.
+    fileprivate static func isIdentical(_ a: String, _ b: String) -> Bool {
+        let x = unsafeBitCast(a, to: (UInt64, UInt64).self)
+        let y = unsafeBitCast(b, to: (UInt64, UInt64).self)
+        return x == y
     }
 
     /// Whether two strings have the same UTF-8 bytes (not merely canonically equivalent, as `==` tests).
