@@ -442,9 +442,7 @@ final class DecodingContext {
         }
         if let uid = node.uid, let existing = instances[uid] {
             // A reference to an object already decoded (shared friends): an exact class match needs no cast.
-            if A.self == T.self, ObjectIdentifier(Swift.type(of: existing)) == ObjectIdentifier(A.self) {
-                return unsafeBitCast(existing, to: T.self)
-            }
+            if let instance = ClassReferences.exact(existing, as: T.self) { return instance }
             guard let instance = existing as? T else {
                 throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
             }
@@ -553,6 +551,7 @@ final class DecodingContext {
     private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode, isClass: Bool) throws -> T {
         if isClass, let uid = node.uid {
             if let existing = instances[uid] {
+                if let instance = ClassReferences.exact(existing, as: T.self) { return instance }
                 guard let instance = existing as? T else {
                     throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
                 }
@@ -583,7 +582,7 @@ final class DecodingContext {
             }
             result = cast
         }
-        if isClass, let uid = node.uid { remember(result as AnyObject, as: uid) }
+        if isClass, let uid = node.uid { remember(ClassReferences.object(result), as: uid) }
         return result
     }
 }

@@ -105,12 +105,7 @@ final class EncodingContext {
             return try encodeCoding(coding, codingPathNode: codingPathNode)
         case .object(let isClass):
             guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
-            // `T` is a class: its value is one reference. `as AnyObject` would go through the runtime's
-            // Objective-C bridging lookup on every call (10 % of a W1 encode); a class existential (wider than
-            // one reference) still takes that path.
-            let object = MemoryLayout<T>.size == MemoryLayout<AnyObject>.size
-                ? unsafeBitCast(value, to: AnyObject.self) : value as AnyObject
-            return .uid(reference(to: value, object))
+            return .uid(reference(to: value, ClassReferences.object(value)))
         }
     }
 
@@ -134,8 +129,8 @@ final class EncodingContext {
         switch kinds.kind(of: S.Element.self) {
         case .scalar where S.Element.self == String.self:
             for element in list { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
-        case .object(isClass: true) where MemoryLayout<S.Element>.size == MemoryLayout<AnyObject>.size:
-            for element in list { elements.append(.uid(reference(to: element, unsafeBitCast(element, to: AnyObject.self)))) }
+        case .object(isClass: true):
+            for element in list { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
         default:
             for element in list { elements.append(try encodeReference(element, codingPathNode: codingPathNode)) }
         }
