@@ -9,9 +9,10 @@ enum ClassReferences {
         MemoryLayout<T>.size == MemoryLayout<AnyObject>.size ? unsafeBitCast(value, to: AnyObject.self) : value as AnyObject
     }
 
-    /// `object` as a `T` when its class is exactly `T`; nil otherwise (a subclass, or another type: ask `as?`).
+    /// Whether `object`'s class is exactly `T`: then `unsafeBitCast(object, to: T.self)` is `object` as a `T`.
+    /// (A `T?` result would cost a runtime lookup of `Optional<T>`'s metadata per call in unspecialized code.)
     @inline(__always)
-    static func exact<T>(_ object: AnyObject, as _: T.Type) -> T? {
-        ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) ? unsafeBitCast(object, to: T.self) : nil
+    static func isExactly<T>(_ object: AnyObject, _: T.Type) -> Bool {
+        ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self)
     }
 }

@@ -442,7 +442,7 @@ final class DecodingContext {
         }
         if let uid = node.uid, let existing = instances[uid] {
             // A reference to an object already decoded (shared friends): an exact class match needs no cast.
-            if let instance = ClassReferences.exact(existing, as: T.self) { return instance }
+            if ClassReferences.isExactly(existing, T.self) { return unsafeBitCast(existing, to: T.self) }
             guard let instance = existing as? T else {
                 throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
             }
@@ -551,7 +551,7 @@ final class DecodingContext {
     private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode, isClass: Bool) throws -> T {
         if isClass, let uid = node.uid {
             if let existing = instances[uid] {
-                if let instance = ClassReferences.exact(existing, as: T.self) { return instance }
+                if ClassReferences.isExactly(existing, T.self) { return unsafeBitCast(existing, to: T.self) }
                 guard let instance = existing as? T else {
                     throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
                 }
