@@ -25,6 +25,9 @@ package struct ArchiveObjectTable {
     /// The number of entries.
     package var count: Int { entries.count }
 
+    /// The number of instance fields, all instances together.
+    var fieldCount: Int { keys.count }
+
     /// Appends an entry and returns its UID.
     package mutating func append(_ value: ArchiveValue) -> ArchiveUID {
         entries.append(.value(value))

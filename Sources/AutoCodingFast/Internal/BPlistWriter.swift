@@ -75,6 +75,11 @@ struct BPlistWriter {
         archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
     ) -> [UInt8] {
         var writer = BPlistWriter()
+        // Most entries of an archive are strings or hold one: size the string table once rather than by doubling.
+        writer.strings.reserveCapacity(table.count)
+        writer.objects.reserveCapacity(table.count * 2)
+        // Two references per field and per `$class`, and some for the lists' elements.
+        writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)
         let root = writer.beginContainer(dictionary: true, count: 4)
         writer.refs[root] = writer.flattenString(ArchiveKey.version)
         writer.refs[root + 4] = writer.flattenScalar(.integer(Int64(ArchiveKey.formatVersion)))
