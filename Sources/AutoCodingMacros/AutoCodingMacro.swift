@@ -308,9 +308,9 @@ public struct AutoCodingMacro: MemberMacro, ExtensionMacro {
 
     private static func encodeBody(_ properties: [StoredProperty]) -> String {
         guard !properties.isEmpty else { return "_ = encoder.container(keyedBy: AutoCodingKey.self)" }
-        return (["var container = encoder.container(keyedBy: AutoCodingKey.self)"]
+        return (["var container = AutoCodingSupport.writer(encoder)"]
             + properties.map { property in
-                let forms = property.forms.map { ", as: [\($0)], in: encoder" } ?? ""
+                let forms = property.forms.map { ", as: [\($0)]" } ?? ""
                 return "try AutoCodingSupport.encode(self.\(property.name), to: &container, key: \"\(property.keys[0])\"\(forms))"
             })
             .joined(separator: "\n")

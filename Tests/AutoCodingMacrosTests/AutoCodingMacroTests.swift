@@ -49,7 +49,7 @@ struct AutoCodingMacroTests {
                 /// Encodes the archived properties, the superclasses' first, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
                 override func autoCodingEncode(to encoder: any Encoder) throws {
                     try super.autoCodingEncode(to: encoder)
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.legs, to: &container, key: "legs")
                 }
 
@@ -102,9 +102,9 @@ struct AutoCodingMacroTests {
                 }
                 /// Encodes the archived properties.
                 func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
-                    try AutoCodingSupport.encode(self.count, to: &container, key: "count", as: [.referenced], in: encoder)
-                    try AutoCodingSupport.encode(self.tags, to: &container, key: "tags", as: [.nullWhenNil, .archiveClass("NSMutableArray", "NSArray", "NSObject")], in: encoder)
+                    var container = AutoCodingSupport.writer(encoder)
+                    try AutoCodingSupport.encode(self.count, to: &container, key: "count", as: [.referenced])
+                    try AutoCodingSupport.encode(self.tags, to: &container, key: "tags", as: [.nullWhenNil, .archiveClass("NSMutableArray", "NSArray", "NSObject")])
                     try AutoCodingSupport.encode(self.name, to: &container, key: "name")
                 }
             }
@@ -167,7 +167,7 @@ struct AutoCodingMacroTests {
 
                 /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
                 func autoCodingEncode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.name, to: &container, key: "name")
                     try AutoCodingSupport.encode(self.age, to: &container, key: "age")
                     try AutoCodingSupport.encode(self.best, to: &container, key: "best")
@@ -259,7 +259,7 @@ struct AutoCodingMacroTests {
 
                 /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
                 func autoCodingEncode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.title, to: &container, key: "title")
                 }
 
@@ -344,7 +344,7 @@ struct AutoCodingMacroTests {
                 }
                 /// Encodes the archived properties.
                 public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.x, to: &container, key: "x")
                     try AutoCodingSupport.encode(self.label, to: &container, key: "label")
                 }
@@ -390,7 +390,7 @@ struct AutoCodingMacroTests {
                 }
                 /// Encodes the archived properties.
                 func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.x, to: &container, key: "x")
                 }
             }
@@ -565,7 +565,7 @@ struct AutoCodingMacroTests {
 
                 /// Encodes the archived properties, as the generated `encode(to:)` does: for an `encode(to:)` of your own to call.
                 func autoCodingEncode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: AutoCodingKey.self)
+                    var container = AutoCodingSupport.writer(encoder)
                     try AutoCodingSupport.encode(self.title, to: &container, key: "title")
                 }
 

@@ -101,8 +101,8 @@ struct ArchiveFormTests {
         struct Dated: Encodable {
             var when = Date(timeIntervalSinceReferenceDate: 0)
             func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AutoCodingKey.self)
-                try AutoCodingSupport.encode(when, to: &container, key: "when", as: [.inline], in: encoder)
+                var container = AutoCodingSupport.writer(encoder)
+                try AutoCodingSupport.encode(when, to: &container, key: "when", as: [.inline])
             }
         }
         #expect {
@@ -115,8 +115,8 @@ struct ArchiveFormTests {
         struct Pinned: Encodable {
             var pin = FormPin()
             func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: AutoCodingKey.self)
-                try AutoCodingSupport.encode(pin, to: &container, key: "pin", as: [.archiveClass("NSMutableArray")], in: encoder)
+                var container = AutoCodingSupport.writer(encoder)
+                try AutoCodingSupport.encode(pin, to: &container, key: "pin", as: [.archiveClass("NSMutableArray")])
             }
         }
         #expect {

@@ -30,12 +30,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(InlineScalar.integer(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        // Numbers and booleans reached through generic code are stored in place too, as Apple's coder does.
-        if T.self != String.self, T.self != Data.self, let scalar = EncodingContext.foundationScalar(value) {
-            set(scalar, key)
-            return
-        }
-        set(try encoder.context.encodeReference(value, codingPathNode: codingPathNode.appending(ArchiveCodingKey(key))), key)
+        set(try encoder.context.fieldValue(value) { codingPathNode.appending(ArchiveCodingKey(key)) }, key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

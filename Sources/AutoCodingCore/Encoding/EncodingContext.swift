@@ -82,6 +82,15 @@ final class EncodingContext {
     /// How `type` encodes (cached per type).
     func encodeKind<T>(of type: T.Type) -> EncodeKind { kinds.kind(of: type) }
 
+    /// A field's value as `encode(_:forKey:)` stores it: numbers and booleans in place, as Apple's coder does even
+    /// through generic code; strings, data and everything else as referenced entries. `childPath` is the field's
+    /// path, made only for a value that needs one.
+    func fieldValue<T: Encodable>(_ value: T, childPath: () -> CodingPathNode) throws -> ArchiveValue {
+        if T.self == String.self { return .uid(builder.append(.string(unsafeBitCast(value, to: String.self)))) }
+        if T.self != Data.self, let scalar = Self.foundationScalar(value) { return scalar }
+        return try encodeReference(value, codingPathNode: childPath())
+    }
+
     /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
     func encodeReference<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveValue {
         switch kinds.kind(of: T.self) {

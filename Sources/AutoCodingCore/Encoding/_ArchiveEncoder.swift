@@ -22,14 +22,19 @@ final class _ArchiveEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, storage: keyedStorage()))
+    }
+
+    /// The fields of this encoder's keyed container, made the first time. A subclass's `encode(to:)` calling
+    /// `super.encode(to: encoder)` asks again: the fields are shared.
+    func keyedStorage() -> KeyedStorage {
         switch storage {
         case .keyed(let existing):
-            // A subclass's `encode(to:)` calling `super.encode(to: encoder)` asks again: share the fields.
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, storage: existing))
+            return existing
         case .none:
             let fresh = KeyedStorage()
             storage = .keyed(fresh)
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, storage: fresh))
+            return fresh
         default:
             preconditionFailure("requested a keyed container after another kind of container at \(codingPath)")
         }

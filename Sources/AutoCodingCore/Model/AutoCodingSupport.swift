@@ -25,23 +25,22 @@ public enum AutoCodingSupport {
     /// The declared type of a property, from its key path.
     public static func type<Root, Value>(of keyPath: KeyPath<Root, Value>) -> Any.Type { Value.self }
 
+    /// The writer `@AutoCoding`'s generated encoding uses (see ``AutoCodingWriter``).
+    public static func writer(_ encoder: any Encoder) -> AutoCodingWriter { AutoCodingWriter(encoder) }
+
     /// Writes a property.
-    public static func encode<T: Encodable>(_ value: T, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String)
-        throws
-    {
-        try container.encode(value, forKey: AutoCodingKey(key))
+    public static func encode<T: Encodable>(_ value: T, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
     }
 
     /// Writes an optional property; `nil` writes `$null`, as Apple's `encodeObject:nil forKey:` does (so that
     /// Foundation's `decodeObject(forKey:)` finds the key). ``ArchiveForm/omitWhenNil`` leaves the key out.
-    public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String)
-        throws
-    {
+    public static func encode<T: Encodable>(_ value: T?, to writer: inout AutoCodingWriter, key: String) throws {
         guard let value else {
-            if !nilIsAbsent(T.self) { try container.encodeNil(forKey: AutoCodingKey(key)) }
+            if !nilIsAbsent(T.self) { try writer.writeNil(key: key) }
             return
         }
-        try container.encode(value, forKey: AutoCodingKey(key))
+        try writer.write(value, key: key)
     }
 
     /// Whether `nil` of a `T?` stands for an absent key: when `T` holds `$null` itself (a `T??` holds it as
@@ -52,39 +51,24 @@ public enum AutoCodingSupport {
 
     /// Writes a property with the forms of its ``ArchiveAs(_:)`` attribute. Other encoders than this
     /// package's get the plain value.
-    public static func encode<T: Encodable>(_ value: T, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String,
-                                            as forms: [ArchiveForm], in encoder: any Encoder) throws
+    public static func encode<T: Encodable>(_ value: T, to writer: inout AutoCodingWriter, key: String,
+                                            as forms: [ArchiveForm]) throws
     {
-        guard let archive = encoder as? _ArchiveEncoder, case .keyed(let storage) = archive.storage else {
-            // Other coders cannot tell whether the object is written elsewhere: they leave a conditional reference
-            // out (through them, a back reference would lead round its cycle for ever).
-            if forms.contains(.conditional) { return }
-            return try container.encode(value, forKey: AutoCodingKey(key))
-        }
-        if forms.contains(.conditional) {
-            guard T.self is AnyClass else {
-                throw EncodingError.invalidValue(value, .init(
-                    codingPath: archive.codingPathNode.appending(ArchiveCodingKey(key)).path,
-                    debugDescription: "@ArchiveAs(.conditional) on a \(T.self): it applies to class instances"))
-            }
-            return archive.context.encodeConditional(value as AnyObject, key: key, into: storage)
-        }
-        let path = archive.codingPathNode.appending(ArchiveCodingKey(key))
-        storage.fields[key] = try archive.context.encode(value, as: forms, codingPathNode: path)
+        try writer.write(value, key: key, as: forms)
     }
 
     /// Writes an optional property with the forms of its ``ArchiveAs(_:)`` attribute: `nil` writes `$null`,
     /// or nothing with ``ArchiveForm/omitWhenNil``.
-    public static func encode<T: Encodable>(_ value: T?, to container: inout KeyedEncodingContainer<AutoCodingKey>, key: String,
-                                            as forms: [ArchiveForm], in encoder: any Encoder) throws
+    public static func encode<T: Encodable>(_ value: T?, to writer: inout AutoCodingWriter, key: String,
+                                            as forms: [ArchiveForm]) throws
     {
         guard let value else {
             if !forms.contains(.omitWhenNil), forms.contains(.nullWhenNil) || !nilIsAbsent(T.self) {
-                try container.encodeNil(forKey: AutoCodingKey(key))
+                try writer.writeNil(key: key)
             }
             return
         }
-        try encode(value, to: &container, key: key, as: forms, in: encoder)
+        try writer.write(value, key: key, as: forms)
     }
 
     /// The reader `@AutoCoding`'s generated decoding uses (see ``AutoCodingReader``).
