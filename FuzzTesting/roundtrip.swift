@@ -111,6 +111,10 @@ private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
 private func roundTripGraph(_ input: inout FuzzInput) {
     let graph = makeGraph(&input)
     let bytes = graph.binaryPlist()
+    // The flat writer (the encoders' table, numbered straight to bytes) against the value-tree writer.
+    guard bytes == graph.keyedArchive().binaryPlist() else {
+        fuzzFailure("the flat table and the value tree of one graph are written differently")
+    }
     let back: ArchiveGraph
     do { back = try ArchiveGraph(bytes: bytes) } catch { fuzzFailure("an encoded graph does not decode: \(error)") }
     guard graph.isEquivalent(to: back) else {
@@ -173,6 +177,9 @@ private func roundTripNodes(_ input: inout FuzzInput) {
     let nodes = makeNodes(&input)
     let bytes: [UInt8]
     do { bytes = try KeyedArchiveEncoder().encodeBytes(nodes[0]) } catch { fuzzFailure("encode failed: \(error)") }
+    guard let table = try? KeyedArchiveEncoder().encodeArchive(nodes[0]), table.binaryPlist() == bytes else {
+        fuzzFailure("the flat table and the value tree of one @AutoCoding graph are written differently")
+    }
     let back: FuzzNode
     do { back = try KeyedArchiveDecoder().decode(FuzzNode.self, from: bytes) } catch {
         fuzzFailure("an encoded @AutoCoding graph does not decode: \(error)")
