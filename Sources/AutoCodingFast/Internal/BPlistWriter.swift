@@ -106,7 +106,7 @@ struct BPlistWriter {
                     let (key, value) = table.field(start + j)
                     let keyNumber = keyNumbers.number(of: key, at: j, in: cached) { writer.flattenString($0) }
                     writer.refs[fields + j] = keyNumber
-                    let valueNumber = writer.flattenAny(value)
+                    let valueNumber = writer.flattenField(value)
                     writer.refs[fields + count + 1 + j] = valueNumber
                 }
                 if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
@@ -115,6 +115,19 @@ struct BPlistWriter {
             }
         }
         return writer.serialize()
+    }
+
+    /// Numbers an instance's field value. A list of scalars (`NS.objects`, `NS.keys`: UIDs) is numbered in one
+    /// loop, as the general walk would number it, without that walk's frame stack.
+    private mutating func flattenField(_ value: ArchiveValue) -> Int {
+        guard case .array(let elements) = value, !elements.contains(where: \.isContainer) else { return flattenAny(value) }
+        let number = objects.count
+        let start = beginContainer(dictionary: false, count: elements.count)
+        for (i, element) in elements.enumerated() {
+            let elementNumber = flattenScalar(element)
+            refs[start + i] = elementNumber
+        }
+        return number
     }
 
     /// The object numbers of the key strings last written for each class, by position.
