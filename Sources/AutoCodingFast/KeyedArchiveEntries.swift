@@ -122,18 +122,39 @@ package final class KeyedArchiveEntries {
         known.withUnsafeBufferPointer { known in
             for i in 0..<n {
                 let key = records.ref(object, i)
+                if i < known.count, key == known[i] {
+                    places.append(i)
+                    continue
+                }
+                let start = i < known.count ? i : 0
                 var place = -1
-                if i < known.count, sameKey(key, known[i]) {
-                    place = i
-                } else {
-                    for j in known.indices where j != i && sameKey(key, known[j]) {
-                        place = j
-                        break
-                    }
+                if let j = firstSameKey(key, in: known, start..<known.count) ?? firstSameKey(key, in: known, 0..<start) {
+                    place = j
                 }
                 places.append(place)
             }
         }
+    }
+
+    /// The index in `range` of the first of `known` holding the same key as `key` (``sameKey(_:_:)``), reading
+    /// `key`'s record once. (Index ranges, not slices: a slice's indices are not specialized across the
+    /// standard library and cost a metadata lookup per call.)
+    @inline(__always)
+    private func firstSameKey(_ key: Int, in known: UnsafeBufferPointer<Int>, _ range: Range<Int>) -> Int? {
+        let record = records.validated(key)
+        guard record.kind == .asciiString else {
+            for j in range where sameKey(key, known[j]) { return j }
+            return nil
+        }
+        for j in range {
+            let other = records.validated(known[j])
+            if other.count == record.count, other.kind == .asciiString,
+                BPlistBytes.equal(records.raw, at: record.offset, records.raw, at: other.offset, count: Int(record.count))
+            {
+                return j
+            }
+        }
+        return nil
     }
 
     /// A new string from string object `object` (a key).
@@ -151,6 +172,15 @@ package final class KeyedArchiveEntries {
         case .trueValue: return .bool(true)
         default: return nil
         }
+    }
+
+    /// The value of the `$objects` entry at bplist object `object` that is not an instance: ``value(_:)``, except
+    /// that an ASCII string of 15 bytes or fewer, which Swift stores in the value itself (nothing to share), is
+    /// made directly rather than through the cache.
+    package func entryValue(_ object: Int) throws(ArchiveError) -> ArchiveValue {
+        let record = records.validated(object)
+        if record.kind == .asciiString, record.count <= 15 { return .string(records.string(record)) }
+        return try value(object)
     }
 
     /// The value tree of bplist object `object` (UIDs left as UIDs), built once and shared by every reference.

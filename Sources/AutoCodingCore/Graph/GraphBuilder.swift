@@ -77,9 +77,10 @@ struct GraphBuilder {
             let index: Int
             switch table.classReference(ofEntry: object, hint: &hint) {
             case .none:
-                let value = try table.value(object)
+                let value = try table.entryValue(object)
                 switch value {
-                case .uid, .array, .dictionary: plainContainers.append((uid, value))  // an entry that is a UID dangles too
+                // An entry that is itself a UID dangles too.
+                case .uid, .array, .dictionary: plainContainers.append((uid, value))
                 default: break
                 }
                 // UID 0 is `$null` whatever its entry holds.
@@ -196,7 +197,9 @@ struct GraphBuilder {
         }
         if sameLayout {
             let names = classes[index].lastFields.keys
-            if names.count <= Self.unhashedNames { return OrderedDictionary(uncheckedUniqueKeys: names, values: values) }
+            if names.count <= Self.unhashedNames {
+                return OrderedDictionary(uncheckedUniqueKeys: names, values: values)
+            }
             var fields = classes[index].lastFields
             fields.values.withUnsafeMutableBufferPointer { fields in
                 for j in fields.indices { fields[j] = values[j] }
@@ -218,7 +221,9 @@ struct GraphBuilder {
 
     /// The fields of instance `object`, each name made and hashed (a class with more names than
     /// ``keyLimit``).
-    private mutating func hashedFields(of object: Int) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
+    private mutating func hashedFields(
+        of object: Int
+    ) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
         let n = table.count(object)
         var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: min(n, 256 * 1024))
         var sawClass = false

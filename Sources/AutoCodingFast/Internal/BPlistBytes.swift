@@ -80,16 +80,17 @@ enum BPlistBytes {
         guard count >= 8 else {
             var i = 0
             while i < count {
-                if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+                guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else {
+                    return false
+                }
                 i += 1
             }
             return true
         }
         var i = 0
         while i + 8 <= count {
-            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                return false
-            }
+            let x = a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard x == b.loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
             i += 8
         }
         // The tail as the last 8 bytes, overlapping what was compared.
