@@ -1,22 +1,31 @@
 import OrderedCollections
 
-/// `$objects` entries of a validated ``KeyedArchiveView``, read one at a time by object builders that make one
-/// pass over the table (the object layer's graph): no ``KeyedArchive`` in between, and every string, data or
-/// plain container built once per bplist object and shared by every reference to it.
+/// `$objects` entries of a validated ``KeyedArchiveView``, read by bplist object number by object builders that
+/// make one pass over the table (the object layer's graph): no ``KeyedArchive`` and no intermediate value per
+/// field in between. A builder walks an instance's keys and values as object numbers, dispatches on each
+/// value's ``kind(_:)``, and asks for a built ``value(_:)`` only for what it keeps as a plist value; every
+/// string, data or plain container is built once per bplist object and shared by every reference to it.
 ///
 /// The view proved the keyed-archive rules when it was opened (UIDs in range, `$class` naming a descriptor,
-/// `$top` holding no containers), so nothing here checks them again. What building values still checks is
-/// what only building finds: a dictionary holding one key twice (``ArchiveError/Code-swift.struct/invalidObject``,
-/// the same rule and message as ``KeyedArchiveView/keyedArchive()``).
-package struct KeyedArchiveEntries {
+/// `$top` holding no containers, references in range, keys strings, nesting within the depth limit), so
+/// nothing here checks them again. What building still checks is what only building finds: a dictionary
+/// holding one key twice (``duplicateKey(_:object:)``, the rule and message of
+/// ``KeyedArchiveView/keyedArchive()``).
+///
+/// A class, so that the builder's many small reads pass one reference, not a copy of the view. Not
+/// thread-safe: one per build.
+package final class KeyedArchiveEntries {
     private let view: KeyedArchiveView
     private let records: IndexRecords
-    private var walk: ValueWalk
+    /// Mutated only by ``value(_:)`` and ``top()``, never reentrantly, so it skips the runtime's checks.
+    @exclusivity(unchecked) private var walk: ValueWalk
+    /// The containers referenced from more than one place (found by the expanded-size check).
+    private let sharedContainers: Set<Int>
 
     /// Entries of `view`, after the check that its shared references expand to at most the view's node budget
     /// (the check ``KeyedArchiveView/keyedArchive()`` makes, so both forms refuse the same archives).
     package init(_ view: KeyedArchiveView) throws(ArchiveError) {
-        try view.index.checkExpandedSize(
+        sharedContainers = try view.index.checkExpandedSize(
             in: view.raw, limit: view.options.expandedNodeLimit(forInputBytes: view.raw.count), forLibplist: false)
         self.view = view
         records = view.records
@@ -26,64 +35,166 @@ package struct KeyedArchiveEntries {
     /// The number of `$objects` entries.
     package var count: Int { view.objectCount }
 
-    /// Whether the entry at `uid` is a class instance: a dictionary with a `$class` key.
-    package func isInstance(_ uid: Int) -> Bool { classRef(ofEntry: uid) != nil }
+    /// The bplist object number of `$objects[uid]`; `uid` must be below ``count``.
+    @inline(__always)
+    package func object(ofEntry uid: Int) -> Int { records.ref(view.objectsArray, uid) }
 
-    /// The UID that the `$class` of the instance at `uid` names, or nil when it is not a UID. (The view checked
-    /// `$class` in every dictionary without `$classname`; one that has both keeps whatever `$class` holds.)
-    package func classUID(ofInstance uid: Int) -> Int? {
-        guard let classRef = classRef(ofEntry: uid), view.index.records[classRef].kind == .uid else { return nil }
-        // Every UID record was checked below the object count.
-        return Int(view.index.uid(view.index.records[classRef], in: view.raw))
+    /// The kind of bplist object `object` (a number this type handed out).
+    @inline(__always)
+    package func kind(_ object: Int) -> BPlistIndex.Kind { records.validated(object).kind }
+
+    /// The elements of array `object`, or the entries of dictionary `object` (keys `0..<n`, values `n..<2n` in
+    /// ``ref(_:_:)``).
+    @inline(__always)
+    package func count(_ object: Int) -> Int { Int(records.validated(object).count) }
+
+    /// The object number of element `i` of array `object`, or of key `i` (value `count + i`) of dictionary
+    /// `object`.
+    @inline(__always)
+    package func ref(_ object: Int, _ i: Int) -> Int { records.ref(object, i) }
+
+    /// Whether container `object` is referenced from more than one place, so that a builder keeps it one value.
+    @inline(__always)
+    package func isShared(_ object: Int) -> Bool { !sharedContainers.isEmpty && sharedContainers.contains(object) }
+
+    /// The UID held by UID object `object`: below ``count``, as the view checked every UID.
+    @inline(__always)
+    package func uid(_ object: Int) -> Int { Int(records.reader.uid(records.validated(object), in: records.raw)) }
+
+    /// The UID held by `object`, or nil when it is not a UID object: the builder's first question about a field.
+    @inline(__always)
+    package func uid(ifUID object: Int) -> Int? {
+        let record = records.validated(object)
+        return record.kind == .uid ? Int(records.reader.uid(record, in: records.raw)) : nil
     }
 
-    /// The bplist object stored under `$class` in the entry at `uid`, if it is a dictionary with that key.
-    private func classRef(ofEntry uid: Int) -> Int? {
-        let raw = view.raw
-        let object = view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: raw)
-        guard view.index.records[object].kind == .dictionary else { return nil }
-        return view.entry(of: object, key: ArchiveKey.class, in: raw)
+    /// What the `$class` of `$objects[uid]` (at bplist object `object`) is, found from `hint`.
+    package enum ClassReference {
+        /// Not an instance: not a dictionary, or a dictionary without `$class` (a class descriptor).
+        case none
+        /// An instance whose `$class` names this entry (a class descriptor, as the view checked).
+        case uid(Int)
+        /// An instance whose `$class` is not a UID (possible only beside a `$classname`, which the view does
+        /// not check further): its class is unnamed, as ``KeyedArchive/archiveClass(of:)`` reads it.
+        case unnamed
     }
 
-    /// The entry at `uid` as a value (an instance's fields hold their references as ``ArchiveValue/uid(_:)``).
-    package mutating func value(_ uid: Int) throws(ArchiveError) -> ArchiveValue {
-        try records.value(at: view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: view.raw), walk: &walk)
+    /// The `$class` of the entry at bplist object `object`. Writers put `$class` in the same slot of every
+    /// instance of a class, and Apple's also store it as one key string: `hint` remembers both, so that most
+    /// lookups compare no byte.
+    package func classReference(ofEntry object: Int, hint: inout ArchiveRecordTable.KeyHint) -> ClassReference {
+        let record = records.validated(object)
+        guard record.kind == .dictionary else { return .none }
+        let n = Int(record.count)
+        let classRef: Int
+        if hint.slot < n, records.ref(object, hint.slot) == hint.keyObject {
+            classRef = records.ref(object, n + hint.slot)
+        } else {
+            var slot = hint.slot
+            guard let found = records.lookUp(ArchiveKey.class, in: object, startingAt: &slot) else { return .none }
+            hint.slot = slot
+            hint.keyObject = records.ref(object, slot)
+            classRef = found
+        }
+        guard records.validated(classRef).kind == .uid else { return .unnamed }
+        return .uid(uid(classRef))
     }
 
-    /// The number of keys of the instance at `uid`, `$class` included.
-    package func keyCount(ofInstance uid: Int) -> Int {
-        Int(view.index.records[view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: view.raw)].count)
+    /// Whether key objects `a` and `b` hold the same key: one object, or strings with the same bytes (a writer
+    /// that does not unique keys, as corelibs', stores each instance's keys anew). Keys that differ in bytes
+    /// compare false even when Swift would call them equal; callers then compare the strings.
+    @inline(__always)
+    package func sameKey(_ a: Int, _ b: Int) -> Bool {
+        if a == b { return true }
+        let first = records.validated(a)
+        let second = records.validated(b)
+        guard first.kind == .asciiString, second.kind == .asciiString, first.count == second.count else { return false }
+        return BPlistBytes.equal(records.raw, at: first.offset, records.raw, at: second.offset, count: Int(first.count))
     }
 
-    /// Calls `body` with each field of the instance at `uid` in file order, `$class` left out. `body` returns
-    /// false when it already had the key: a dictionary holds each key once, and the duplicate is thrown as
-    /// ``KeyedArchiveView/keyedArchive()`` throws it. (A callback, not a generic builder: a generic function of
-    /// this module called from another is not specialized, and its metadata lookups cost more than the walk.)
-    package mutating func forEachField(
-        ofInstance uid: Int, _ body: (String, ArchiveValue) throws(ArchiveError) -> Bool
-    ) throws(ArchiveError) {
-        let raw = view.raw
-        let index = view.index
-        let object = view.objectNumber(ArchiveUID(UInt32(truncatingIfNeeded: uid)), in: raw)
-        let n = Int(index.records[object].count)
-        var sawClass = false
-        for i in 0..<n {
-            // Keys are validated strings.
-            guard case .string(let key) = try records.value(at: index.ref(object, i, in: raw), walk: &walk)
-            else { continue }
-            let value = try records.value(at: index.ref(object, n + i, in: raw), walk: &walk)
-            if key == ArchiveKey.class {
-                // Left out of the fields, but still held once only.
-                guard !sawClass else { throw BPlistIndex.duplicateKey(key, object: object) }
-                sawClass = true
-                continue
+    /// Finds each key of dictionary `object` among `known` (key objects): `places[i]` becomes the index in
+    /// `known` of the first one that is key `i`'s object or holds its bytes (``sameKey(_:_:)``), or -1. The
+    /// search for key `i` starts at `known[i]`, where writers that keep one layout per class put it (Apple's
+    /// then store it as the same object: one comparison of object numbers).
+    package func placeKeys(of object: Int, among known: [Int], into places: inout [Int]) {
+        let n = count(object)
+        places.removeAll(keepingCapacity: true)
+        known.withUnsafeBufferPointer { known in
+            for i in 0..<n {
+                let key = records.ref(object, i)
+                if i < known.count, key == known[i] {
+                    places.append(i)
+                    continue
+                }
+                let start = i < known.count ? i : 0
+                var place = -1
+                if let j = firstSameKey(key, in: known, start..<known.count) ?? firstSameKey(key, in: known, 0..<start) {
+                    place = j
+                }
+                places.append(place)
             }
-            guard try body(key, value) else { throw BPlistIndex.duplicateKey(key, object: object) }
         }
     }
 
+    /// The index in `range` of the first of `known` holding the same key as `key` (``sameKey(_:_:)``), reading
+    /// `key`'s record once. (Index ranges, not slices: a slice's indices are not specialized across the
+    /// standard library and cost a metadata lookup per call.)
+    @inline(__always)
+    private func firstSameKey(_ key: Int, in known: UnsafeBufferPointer<Int>, _ range: Range<Int>) -> Int? {
+        let record = records.validated(key)
+        guard record.kind == .asciiString else {
+            for j in range where sameKey(key, known[j]) { return j }
+            return nil
+        }
+        for j in range {
+            let other = records.validated(known[j])
+            if other.count == record.count, other.kind == .asciiString,
+                BPlistBytes.equal(records.raw, at: record.offset, records.raw, at: other.offset, count: Int(record.count))
+            {
+                return j
+            }
+        }
+        return nil
+    }
+
+    /// A new string from string object `object` (a key).
+    package func string(_ object: Int) -> String { records.string(records.validated(object)) }
+
+    /// The scalar at `object` when it has no storage to share (an integer, real, boolean or date); nil for
+    /// strings, data, containers and UIDs.
+    @inline(__always)
+    package func plainScalar(_ object: Int) -> ArchiveValue? {
+        let record = records.validated(object)
+        switch record.kind {
+        case .integer: return records.reader.integer(record, in: records.raw)
+        case .real: return .real(records.reader.double(record, in: records.raw))
+        case .falseValue: return .bool(false)
+        case .trueValue: return .bool(true)
+        default: return nil
+        }
+    }
+
+    /// The value of the `$objects` entry at bplist object `object` that is not an instance: ``value(_:)``, except
+    /// that an ASCII string of 15 bytes or fewer, which Swift stores in the value itself (nothing to share), is
+    /// made directly rather than through the cache.
+    package func entryValue(_ object: Int) throws(ArchiveError) -> ArchiveValue {
+        let record = records.validated(object)
+        if record.kind == .asciiString, record.count <= 15 { return .string(records.string(record)) }
+        return try value(object)
+    }
+
+    /// The value tree of bplist object `object` (UIDs left as UIDs), built once and shared by every reference.
+    package func value(_ object: Int) throws(ArchiveError) -> ArchiveValue {
+        try records.value(at: object, walk: &walk)
+    }
+
+    /// The error for a dictionary (bplist object `object`) holding `key` twice: the one message of the rule.
+    package static func duplicateKey(_ key: String, object: Int) -> ArchiveError {
+        BPlistIndex.duplicateKey(key, object: object)
+    }
+
     /// The `$top` entries in file order: UIDs or scalars (the view refused containers).
-    package mutating func top() throws(ArchiveError) -> OrderedDictionary<String, ArchiveValue> {
+    package func top() throws(ArchiveError) -> OrderedDictionary<String, ArchiveValue> {
         guard case .dictionary(let top) = try records.value(at: view.topDictionary, walk: &walk)
         else { throw ArchiveError.unexpectedType("$top changed type") }
         return top

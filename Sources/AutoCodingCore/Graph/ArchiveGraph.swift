@@ -92,8 +92,9 @@ public struct ArchiveGraph {
 struct GraphResolver {
     /// The `$top` entries, as stored (UIDs or scalars).
     let top: OrderedDictionary<String, ArchiveValue>
-    /// The entries that are not instances, by UID (nil for instances).
-    private let values: [ArchiveValue?]
+    /// The graph value each UID names, built once and shared by every reference: `.null` for UID 0, the object
+    /// of an instance entry, the referenced scalar of any other entry.
+    private let entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     let shells: [ArchivedObject?]
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
@@ -105,61 +106,41 @@ struct GraphResolver {
         var values: [StorageIdentity: ArchivedValue] = [:]
     }
 
-    /// The resolver of a validated view, read in one pass: no intermediate ``KeyedArchive``, each class
-    /// descriptor parsed once, each instance's fields made into one dictionary.
+    /// The resolver of a validated view, read in one pass over its records: no intermediate ``KeyedArchive`` and
+    /// no intermediate value per field; each class descriptor parsed once, each scalar entry built once.
     init(view: KeyedArchiveView) throws(ArchiveError) {
-        var entries = try KeyedArchiveEntries(view)
-        var shells = [ArchivedObject?](repeating: nil, count: entries.count)
-        var values = [ArchiveValue?](repeating: nil, count: entries.count)
-        var classes: [Int: ArchiveClass] = [:]
-        for uid in 0..<entries.count {
-            guard entries.isInstance(uid) else {
-                values[uid] = try entries.value(uid)
-                continue
-            }
-            // A `$class` that is not a UID naming a descriptor (possible only beside a `$classname`, which the
-            // view does not check further) gives an unnamed class, as ``KeyedArchive/archiveClass(of:)`` does.
-            var archiveClass = ArchiveClass(name: "")
-            if let classUID = entries.classUID(ofInstance: uid) {
-                if let known = classes[classUID] {
-                    archiveClass = known
-                } else {
-                    archiveClass = ArchiveClass(descriptor: try entries.value(classUID)) ?? ArchiveClass(name: "")
-                    classes[classUID] = archiveClass
-                }
-            }
-            shells[uid] = ArchivedObject(archiveClass: archiveClass)
-        }
-        top = try entries.top()
-        self.values = values
-        self.shells = shells
-        for uid in 0..<shells.count {
-            guard let object = shells[uid] else { continue }
-            var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: entries.keyCount(ofInstance: uid))
-            try entries.forEachField(ofInstance: uid) { key, value in
-                fields.updateValue(resolve(value), forKey: key) == nil
-            }
-            object.fields = fields
-        }
-        try Self.checkNoUIDs(in: values)
+        var builder = try GraphBuilder(view: view)
+        try builder.makeObjects()
+        top = try builder.table.top()
+        try builder.fillObjects()
+        entries = builder.entries
+        shells = builder.shells
+        try Self.checkNoUIDs(in: builder.plainContainers)
     }
 
     /// The resolver of a validated archive (see ``KeyedArchive/validate()``).
     init(archive: KeyedArchive) throws(ArchiveError) {
         top = archive.top
         var shells = [ArchivedObject?](repeating: nil, count: archive.objects.count)
-        var values = [ArchiveValue?](repeating: nil, count: archive.objects.count)
+        var entries = [ArchivedValue](repeating: .null, count: archive.objects.count)
+        var plainContainers: [(Int, ArchiveValue)] = []
         for (index, entry) in archive.objects.enumerated() {
             guard case .dictionary(let fields) = entry, fields[ArchiveKey.class] != nil else {
-                values[index] = entry
+                switch entry {
+                case .uid, .array, .dictionary: plainContainers.append((index, entry))
+                default: break
+                }
+                if index != 0 { entries[index] = .reference(entry) }
                 continue
             }
             let archiveClass = archive.archiveClass(of: ArchiveUID(UInt32(index))) ?? ArchiveClass(name: "")
-            shells[index] = ArchivedObject(archiveClass: archiveClass)
+            let object = ArchivedObject(archiveClass: archiveClass)
+            shells[index] = object
+            if index != 0 { entries[index] = .object(object) }
         }
-        self.values = values
+        self.entries = entries
         self.shells = shells
-        try Self.checkNoUIDs(in: values)
+        try Self.checkNoUIDs(in: plainContainers)
         for (index, entry) in archive.objects.enumerated() {
             guard let object = shells[index], case .dictionary(let fields) = entry else { continue }
             var resolved = OrderedDictionary<String, ArchivedValue>(minimumCapacity: fields.count)
@@ -170,14 +151,10 @@ struct GraphResolver {
         }
     }
 
-    /// Refuses a plain container entry that holds UIDs (see the type's documentation).
-    private static func checkNoUIDs(in values: [ArchiveValue?]) throws(ArchiveError) {
-        for (index, entry) in values.enumerated() {
-            guard let entry else { continue }
-            switch entry {
-            case .uid, .array, .dictionary: break  // an entry that is itself a UID dangles too
-            default: continue
-            }
+    /// Refuses a plain container entry that holds UIDs (see the type's documentation): `entries` are the
+    /// entries that are a UID, an array or a dictionary, with their UIDs.
+    private static func checkNoUIDs(in entries: [(Int, ArchiveValue)]) throws(ArchiveError) {
+        for (index, entry) in entries {
             var pending = [entry]
             while let value = pending.popLast() {
                 switch value {
@@ -224,9 +201,7 @@ struct GraphResolver {
 
     /// The graph value an `$objects` UID refers to.
     func resolve(_ uid: ArchiveUID) -> ArchivedValue {
-        if uid.isNull || uid.index >= values.count { return .null }
-        if let object = shells[uid.index] { return .object(object) }
-        return values[uid.index].map(ArchivedValue.reference) ?? .null
+        uid.index < entries.count ? entries[uid.index] : .null
     }
 }
 

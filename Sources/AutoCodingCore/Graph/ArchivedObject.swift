@@ -33,25 +33,41 @@ public final class ArchivedObject {
 
     /// Releases the fields without recursion: the default release of a long chain of objects would recurse
     /// once per link and overflow the stack (a decoded archive can be a million objects long).
+    ///
+    /// The values are taken out of their storage rather than copied, so an object whose fields hold no object
+    /// released here (the usual case: a graph releases its objects one by one) allocates nothing.
     deinit {
-        var pending = Array(fields.values)
+        var current = fields.values.elements
         fields = [:]
-        while var value = pending.popLast() {
-            if var object = value.object {
-                // The enum is indirect: its box holds the object too. Drop the box before asking whether this is
-                // the last reference (outside a `switch`, whose subject would be a copy keeping the box alive),
-                // else the object's release, and its deinit, would run inside this one.
-                value = .null
-                guard isKnownUniquelyReferenced(&object) else { continue }
-                pending.append(contentsOf: object.fields.values)
-                object.fields = [:]
-                continue
+        // Values still to release, one array per object or container reached, so that a chain costs heap, not
+        // stack.
+        var waiting: [[ArchivedValue]] = []
+        while true {
+            while var value = current.popLast() {
+                if var object = value.object {
+                    // `value` holds the object too. Drop it before asking whether this is the last reference
+                    // (outside a `switch`, whose subject would be a copy keeping it alive), else the object's
+                    // release, and its deinit, would run inside this one.
+                    value = .null
+                    guard isKnownUniquelyReferenced(&object) else { continue }
+                    waiting.append(current)
+                    current = object.fields.values.elements
+                    object.fields = [:]
+                    continue
+                }
+                switch value {
+                case .array(let elements):
+                    waiting.append(current)
+                    current = elements
+                case .dictionary(let entries):
+                    waiting.append(current)
+                    current = entries.values.elements
+                default:
+                    continue
+                }
             }
-            switch value {
-            case .array(let elements): pending.append(contentsOf: elements)
-            case .dictionary(let entries): pending.append(contentsOf: entries.values)
-            default: break
-            }
+            guard let next = waiting.popLast() else { return }
+            current = next
         }
     }
 
@@ -75,7 +91,10 @@ extension ArchivedObject: CustomStringConvertible {
 /// Scalars keep whether they were stored in place (``inline(_:)``, as `encodeInteger:forKey:` writes them) or
 /// as their own `$objects` entry referenced by UID (``reference(_:)``, as `encodeObject:forKey:` writes an
 /// NSString or NSNumber), so a re-encoded archive has the same shape as the original.
-public indirect enum ArchivedValue {
+///
+/// Not `indirect`: its arrays and dictionaries already keep their elements on the heap, and a box per value
+/// was an allocation per field of every object read.
+public enum ArchivedValue {
     /// UID 0: `nil`.
     case null
     /// A class instance.

@@ -64,22 +64,39 @@ enum BPlistBytes {
     /// Whether `bytes[start..<start + other.count]` equals `other`; the range must be in bounds.
     @inline(__always)
     static func equal(_ bytes: UnsafeRawBufferPointer, at start: Int, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = other.count
-        guard let a = bytes.baseAddress.map({ $0 + start }), let b = other.baseAddress.map(UnsafeRawPointer.init) else {
+        guard let b = other.baseAddress else { return other.isEmpty }
+        return equal(bytes, at: start, UnsafeRawBufferPointer(start: b, count: other.count), at: 0, count: other.count)
+    }
+
+    /// Whether `count` bytes of `bytes` from `start` equal `count` bytes of `other` from `otherStart`; both
+    /// ranges must be in bounds.
+    @inline(__always)
+    static func equal(
+        _ bytes: UnsafeRawBufferPointer, at start: Int, _ other: UnsafeRawBufferPointer, at otherStart: Int, count: Int
+    ) -> Bool {
+        guard let a = bytes.baseAddress.map({ $0 + start }), let b = other.baseAddress.map({ $0 + otherStart }) else {
             return count == 0
+        }
+        guard count >= 8 else {
+            var i = 0
+            while i < count {
+                guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else {
+                    return false
+                }
+                i += 1
+            }
+            return true
         }
         var i = 0
         while i + 8 <= count {
-            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
-                return false
-            }
+            let x = a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard x == b.loadUnaligned(fromByteOffset: i, as: UInt64.self) else { return false }
             i += 8
         }
-        while i < count {
-            if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
-            i += 1
-        }
-        return true
+        // The tail as the last 8 bytes, overlapping what was compared.
+        return i == count
+            || a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
 
     /// Whether every byte of `bytes[start..<start+count]` is 7-bit ASCII.

@@ -18,61 +18,106 @@ extension BPlistIndex {
     ///
     /// With `forLibplist` false only the size is checked: the native reader builds shared values once, but
     /// whoever walks the resulting tree (a writer, `==`, a graph) pays the expanded size.
-    func checkExpandedSize(in bytes: UnsafeRawBufferPointer, limit: Int, forLibplist: Bool = true) throws(ArchiveError) {
+    ///
+    /// Returns the containers the walk reached more than once (shared in place: a graph builder keeps each one
+    /// value); usually none.
+    @discardableResult
+    func checkExpandedSize(
+        in bytes: UnsafeRawBufferPointer, limit: Int, forLibplist: Bool = true
+    ) throws(ArchiveError) -> Set<Int> {
         let top = topObject
         guard records[top].kind.isContainer else {
             if forLibplist { try checkLibplistReads(top, asKey: false, in: bytes) }
-            return
+            return []
         }
         let limit = max(limit, 1)
+        // Sizes up to the limit, and a bit for "reached again": 4 bytes an object under the default limits.
+        if limit < Int(UInt32.max >> 1) {
+            var memo = [UInt32](repeating: 0, count: records.count)
+            return try expandedSize(of: top, in: bytes, limit: limit, forLibplist: forLibplist, memo: &memo)
+        }
+        var memo = [UInt64](repeating: 0, count: records.count)
+        return try expandedSize(of: top, in: bytes, limit: limit, forLibplist: forLibplist, memo: &memo)
+    }
 
-        // The expanded size of each object whose walk has finished (leaves: once checked); 0 until then.
-        var expanded = [Int](repeating: 0, count: records.count)
+    /// The walk of ``checkExpandedSize(in:limit:forLibplist:)``: `memo` holds, for each object whose walk has
+    /// finished, its expanded size (leaves: 1, and only when checked for libplist), with the top bit set once
+    /// it is reached again.
+    private func expandedSize<Size: FixedWidthInteger & UnsignedInteger>(
+        of top: Int, in bytes: UnsafeRawBufferPointer, limit: Int, forLibplist: Bool, memo: inout [Size]
+    ) throws(ArchiveError) -> Set<Int> {
+        let reachedAgain: Size = 1 << (Size.bitWidth - 1)
+        var shared = Set<Int>()
         var stack: [(object: Int, next: Int, size: Int)] = [(top, 0, 1)]
         // UTF-16 strings already checked as keys (a string can be a value in one place and a key in another).
         var checkedUTF16Keys = Set<Int>()
+        let refSize = trailer.objectRefSize
 
         while let frame = stack.last {
             let record = records[frame.object]
-            let refs = record.kind == .dictionary ? 2 * Int(record.count) : Int(record.count)
-            let childSize: Int
-            if frame.next == refs {
-                // Finished: record the size and add it to the parent, if any.
-                stack.removeLast()
-                expanded[frame.object] = frame.size
-                guard !stack.isEmpty else { return }
-                childSize = frame.size
-            } else {
-                stack[stack.count - 1].next += 1
-                let child = ref(frame.object, frame.next, in: bytes)
-                let isKey = record.kind == .dictionary && frame.next < Int(record.count)
-                if forLibplist && isKey && records[child].kind == .utf16String && !checkedUTF16Keys.contains(child) {
+            let keys = record.kind == .dictionary ? Int(record.count) : 0
+            let refs = keys + Int(record.count)
+            // The container's references in one inner loop; the stack is touched again only to descend into a
+            // child container or to finish.
+            var next = frame.next
+            var size = frame.size
+            var descend = -1
+            while next < refs {
+                let child = Int(
+                    truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: record.offset + next * refSize, width: refSize))
+                let kind = records[child].kind
+                if forLibplist && next < keys && kind == .utf16String && !checkedUTF16Keys.contains(child) {
                     // A UTF-16 string holding U+0000 is fine as a value but not as a key.
                     try checkLibplistReads(child, asKey: true, in: bytes)
                     checkedUTF16Keys.insert(child)
                 }
-                if expanded[child] != 0 {
-                    childSize = expanded[child]
-                } else if !records[child].kind.isContainer {
-                    if forLibplist { try checkLibplistReads(child, asKey: false, in: bytes) }
-                    expanded[child] = 1
-                    childSize = 1
+                next += 1
+                let childSize: Int
+                if kind.isContainer {
+                    let known = memo[child]
+                    guard known != 0 else {
+                        descend = child
+                        break
+                    }
+                    if known & reachedAgain == 0 {
+                        memo[child] = known | reachedAgain
+                        shared.insert(child)
+                    }
+                    childSize = Int(known & ~reachedAgain)
                 } else {
-                    stack.append((child, 0, 1))
-                    continue
+                    if forLibplist && memo[child] == 0 {
+                        try checkLibplistReads(child, asKey: false, in: bytes)
+                        memo[child] = 1
+                    }
+                    childSize = 1
                 }
+                let (sum, overflow) = size.addingReportingOverflow(childSize)
+                size = overflow ? Int.max : sum
+                guard size <= limit else { throw Self.expansionError(frame.object, limit) }
             }
-            let (sum, overflow) = stack[stack.count - 1].size.addingReportingOverflow(childSize)
-            let size = overflow ? Int.max : sum
-            guard size <= limit else {
-                let object = stack[stack.count - 1].object
-                throw ArchiveError(
-                    .limitExceeded,
-                    "object \(object) expands to more than \(limit) nodes (shared references copied; maxExpandedNodeCount, maxExpandedNodesPerInputByte)"
-                )
-            }
+            stack[stack.count - 1].next = next
             stack[stack.count - 1].size = size
+            if descend >= 0 {
+                stack.append((descend, 0, 1))
+                continue
+            }
+            // Finished: record the size and add it to the parent, if any.
+            stack.removeLast()
+            memo[frame.object] = Size(size)
+            guard !stack.isEmpty else { return shared }
+            let parent = stack.count - 1
+            let (sum, overflow) = stack[parent].size.addingReportingOverflow(size)
+            stack[parent].size = overflow ? Int.max : sum
+            guard stack[parent].size <= limit else { throw Self.expansionError(stack[parent].object, limit) }
         }
+        return shared
+    }
+
+    private static func expansionError(_ object: Int, _ limit: Int) -> ArchiveError {
+        ArchiveError(
+            .limitExceeded,
+            "object \(object) expands to more than \(limit) nodes (shared references copied; maxExpandedNodeCount, maxExpandedNodesPerInputByte)"
+        )
     }
 
     /// Throws if libplist (2.2 ... 2.7, src/bplist.c) would misread the scalar `object`:

@@ -1,0 +1,284 @@
+import AutoCodingFast
+import OrderedCollections
+
+/// Builds a graph's objects straight from a validated view's records, in two passes over `$objects`: the first
+/// makes one ``ArchivedObject`` per instance entry and the graph value of every other entry, the second fills
+/// each object's fields. A field's value becomes its ``ArchivedValue`` directly: a UID is the entry's value of
+/// the first pass (one string per string entry, shared by every reference), a number is read from its record.
+///
+/// Each class descriptor is read once, and each field name made once per class: the keys met in a class's
+/// instances are kept with it, and a key of a later instance that is the same key object (Apple's writers store
+/// each key string once) or holds the same bytes (corelibs' writes them anew in every instance, in a different
+/// order each time) is the name already made. Names are numbered per class by their string, so that two
+/// spellings of one name (ASCII and UTF-16) are one, and a name met twice in an instance is found by number.
+/// Instances laid out as the one before them share its names' storage. A class with more than ``keyLimit``
+/// names reads the instances that bring new ones key by key, hashing each name.
+struct GraphBuilder {
+    /// The view's entries.
+    let table: KeyedArchiveEntries
+    /// The graph value each UID names (``GraphResolver``'s table).
+    private(set) var entries: [ArchivedValue]
+    /// One object per instance entry, by UID.
+    private(set) var shells: [ArchivedObject?]
+    /// The entries that are not instances and are a UID, an array or a dictionary, with their UIDs, for
+    /// ``GraphResolver``'s check that none holds a UID.
+    private(set) var plainContainers: [(Int, ArchiveValue)] = []
+    /// Each instance's class, as an index into `classes`; -1 for an entry that is no instance.
+    private var classOf: [Int]
+    private var classes: [ClassFields] = []
+    /// The name numbers of the instance being filled, in slot order (kept between instances for its storage).
+    private var layout: [Int] = []
+    /// Where each key of the instance being filled is among its class's keys (see
+    /// ``KeyedArchiveEntries/placeKeys(of:among:into:)``).
+    private var places: [Int] = []
+    /// In-place containers referenced from more than one place, once resolved, by bplist object: a binary plist
+    /// may refer to one array from many places, and the graph keeps it one array (as the view's values keep it
+    /// one).
+    private var inPlace: [Int: ArchivedValue] = [:]
+
+    /// What the instances of one class descriptor share.
+    private struct ClassFields {
+        let archiveClass: ArchiveClass
+        /// The keys met in its instances, as the key object first met and its name number, in the order met.
+        var keyObjects: [Int] = []
+        var keyNumbers: [Int] = []
+        /// The distinct names, by number.
+        var names: [String] = []
+        /// By name number: the UID of the last instance that had the name, to find a name met twice in one.
+        var lastHolder: [Int] = []
+        /// The number of `$class`, which is not a field (-1 until met).
+        var classKey = -1
+        /// The layout (name numbers in slot order, `$class` included) of the last instance whose names were
+        /// made, and its fields (`$class` left out), whose names later instances of that layout share.
+        var lastLayout: [Int] = []
+        var lastFields: OrderedDictionary<String, ArchivedValue> = [:]
+    }
+
+    /// The most names a class numbers: finding a new key's name compares it with at most this many, and
+    /// finding a key by its bytes with at most as many key objects.
+    private static let keyLimit = 64
+
+    /// A builder for the entries of `view` (after the view's expanded-size check, see ``KeyedArchiveEntries``).
+    init(view: KeyedArchiveView) throws(ArchiveError) {
+        table = try KeyedArchiveEntries(view)
+        entries = Array(repeating: .null, count: table.count)
+        shells = Array(repeating: nil, count: table.count)
+        classOf = Array(repeating: -1, count: table.count)
+    }
+
+    /// The first pass: an empty object of its class for each instance entry, the referenced value of each other
+    /// entry.
+    mutating func makeObjects() throws(ArchiveError) {
+        var classByUID: [Int: Int] = [:]
+        var unnamedClass: Int?
+        var hint = ArchiveRecordTable.KeyHint()
+        for uid in 0..<table.count {
+            let object = table.object(ofEntry: uid)
+            let index: Int
+            switch table.classReference(ofEntry: object, hint: &hint) {
+            case .none:
+                let value = try table.entryValue(object)
+                switch value {
+                // An entry that is itself a UID dangles too.
+                case .uid, .array, .dictionary: plainContainers.append((uid, value))
+                default: break
+                }
+                // UID 0 is `$null` whatever its entry holds.
+                if uid != 0 { entries[uid] = .reference(value) }
+                continue
+            case .uid(let classUID):
+                if let known = classByUID[classUID] {
+                    index = known
+                } else {
+                    let descriptor = try table.value(table.object(ofEntry: classUID))
+                    index = appendClass(ArchiveClass(descriptor: descriptor) ?? ArchiveClass(name: ""))
+                    classByUID[classUID] = index
+                }
+            case .unnamed:
+                if let unnamedClass {
+                    index = unnamedClass
+                } else {
+                    index = appendClass(ArchiveClass(name: ""))
+                    unnamedClass = index
+                }
+            }
+            classOf[uid] = index
+            let shell = ArchivedObject(archiveClass: classes[index].archiveClass)
+            shells[uid] = shell
+            if uid != 0 { entries[uid] = .object(shell) }
+        }
+    }
+
+    private mutating func appendClass(_ archiveClass: ArchiveClass) -> Int {
+        classes.append(ClassFields(archiveClass: archiveClass))
+        return classes.count - 1
+    }
+
+    /// The second pass: each object's fields, in file order, `$class` left out. A dictionary holds each key
+    /// once: a key met twice is thrown as every reader of this package throws it.
+    mutating func fillObjects() throws(ArchiveError) {
+        for uid in 0..<table.count {
+            let index = classOf[uid]
+            guard index >= 0, let shell = shells[uid] else { continue }
+            let object = table.object(ofEntry: uid)
+            if learnKeys(of: object, classIndex: index) {
+                shell.fields = try numberedFields(of: object, uid: uid, classIndex: index)
+            } else {
+                shell.fields = try hashedFields(of: object)
+            }
+        }
+    }
+
+    /// Places the keys of instance `object` among its class's (in `places`), numbering the names not met
+    /// before. False when the class would pass ``keyLimit`` names: the instance is then read by
+    /// ``hashedFields(of:)``.
+    private mutating func learnKeys(of object: Int, classIndex: Int) -> Bool {
+        table.placeKeys(of: object, among: classes[classIndex].keyObjects, into: &places)
+        var unplaced = 0
+        for place in places where place < 0 { unplaced += 1 }
+        guard unplaced > 0 else { return true }
+        guard classes[classIndex].names.count + unplaced <= Self.keyLimit else { return false }
+        if classes[classIndex].names.isEmpty {
+            // Most classes have the keys of their first instance: one allocation each, not a growth per key.
+            classes[classIndex].names.reserveCapacity(unplaced)
+            classes[classIndex].lastHolder.reserveCapacity(unplaced)
+            classes[classIndex].keyObjects.reserveCapacity(unplaced)
+            classes[classIndex].keyNumbers.reserveCapacity(unplaced)
+        }
+        for i in places.indices where places[i] < 0 {
+            let keyObject = table.ref(object, i)
+            let name = table.string(keyObject)
+            var number = classes[classIndex].names.firstIndex(of: name) ?? -1
+            if number < 0 {
+                number = classes[classIndex].names.count
+                classes[classIndex].names.append(name)
+                classes[classIndex].lastHolder.append(-1)
+                if name == ArchiveKey.class { classes[classIndex].classKey = number }
+            }
+            if classes[classIndex].keyObjects.count < Self.keyLimit {
+                classes[classIndex].keyObjects.append(keyObject)
+                classes[classIndex].keyNumbers.append(number)
+                places[i] = classes[classIndex].keyObjects.count - 1
+            } else {
+                // Known by number only; a later instance numbers it again (by comparing names).
+                places[i] = -2 - number
+            }
+        }
+        return true
+    }
+
+    /// The fields of instance `object` (`$objects[uid]`), whose keys ``learnKeys(of:classIndex:)`` placed. An
+    /// instance laid out as the class's last one takes that one's field names (and their hash table, past
+    /// ``unhashedNames`` names): one allocation, its values.
+    private mutating func numberedFields(
+        of object: Int, uid: Int, classIndex index: Int
+    ) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
+        let n = table.count(object)
+        let classKey = classes[index].classKey
+        layout.removeAll(keepingCapacity: true)
+        var sameLayout = classes[index].lastLayout.count == n
+        var fieldCount = 0
+        for i in 0..<n {
+            let place = places[i]
+            let name = place >= 0 ? classes[index].keyNumbers[place] : -2 - place
+            // A name met twice: read key by key, which throws it where the other readers do.
+            guard classes[index].lastHolder[name] != uid else { return try hashedFields(of: object) }
+            classes[index].lastHolder[name] = uid
+            layout.append(name)
+            if name != classKey { fieldCount += 1 }
+            if sameLayout && classes[index].lastLayout[i] != name { sameLayout = false }
+        }
+        // Reserved, then appended: the array allocation that stays specialized (`Array(repeating:)` and
+        // `unsafeUninitializedCapacity` look the storage type up at run time, 750 instructions per object).
+        var values = ContiguousArray<ArchivedValue>()
+        values.reserveCapacity(fieldCount)
+        for i in 0..<n where layout[i] != classKey {
+            values.append(try field(table.ref(object, n + i)))
+        }
+        if sameLayout {
+            let names = classes[index].lastFields.keys
+            if names.count <= Self.unhashedNames {
+                return OrderedDictionary(uncheckedUniqueKeys: names, values: values)
+            }
+            var fields = classes[index].lastFields
+            fields.values.withUnsafeMutableBufferPointer { fields in
+                for j in fields.indices { fields[j] = values[j] }
+            }
+            return fields
+        }
+        var names = ContiguousArray<String>()
+        names.reserveCapacity(fieldCount)
+        for name in layout where name != classKey { names.append(classes[index].names[name]) }
+        let fields = OrderedDictionary(uncheckedUniqueKeys: names, values: values)
+        classes[index].lastFields = fields
+        classes[index].lastLayout = layout
+        return fields
+    }
+
+    /// Up to how many names swift-collections keeps an ordered set without a hash table: a set that small is
+    /// shared by copying its array, a larger one by copying the whole dictionary (so as not to hash it again).
+    private static let unhashedNames = 15
+
+    /// The fields of instance `object`, each name made and hashed (a class with more names than
+    /// ``keyLimit``).
+    private mutating func hashedFields(
+        of object: Int
+    ) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
+        let n = table.count(object)
+        var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: min(n, 256 * 1024))
+        var sawClass = false
+        for i in 0..<n {
+            let name = table.string(table.ref(object, i))
+            let value = try field(table.ref(object, n + i))
+            if name == ArchiveKey.class {
+                // Left out of the fields, but still held once only.
+                guard !sawClass else { throw KeyedArchiveEntries.duplicateKey(name, object: object) }
+                sawClass = true
+                continue
+            }
+            guard fields.updateValue(value, forKey: name) == nil else {
+                throw KeyedArchiveEntries.duplicateKey(name, object: object)
+            }
+        }
+        return fields
+    }
+
+    /// The graph value of the field (or in-place element) at bplist object `object`.
+    private mutating func field(_ object: Int) throws(ArchiveError) -> ArchivedValue {
+        if let uid = table.uid(ifUID: object) { return entries[uid] }
+        switch table.kind(object) {
+        case .array, .dictionary: return try inPlaceContainer(object)
+        default:
+            if let scalar = table.plainScalar(object) { return .inline(scalar) }
+            return .inline(try table.value(object))
+        }
+    }
+
+    /// An array or dictionary stored in place, its UIDs resolved. Its nesting was bounded when the view was
+    /// validated.
+    private mutating func inPlaceContainer(_ object: Int) throws(ArchiveError) -> ArchivedValue {
+        let n = table.count(object)
+        // An empty container is not one node: every reference may have its own.
+        let shared = n > 0 && table.isShared(object)
+        if shared, let done = inPlace[object] { return done }
+        let result: ArchivedValue
+        if table.kind(object) == .array {
+            var elements: [ArchivedValue] = []
+            elements.reserveCapacity(min(n, 256 * 1024))  // STYLE 5: capped
+            for i in 0..<n { elements.append(try field(table.ref(object, i))) }
+            result = .array(elements)
+        } else {
+            var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: min(n, 256 * 1024))
+            for i in 0..<n {
+                let key = table.string(table.ref(object, i))
+                let value = try field(table.ref(object, n + i))
+                guard fields.updateValue(value, forKey: key) == nil else {
+                    throw KeyedArchiveEntries.duplicateKey(key, object: object)
+                }
+            }
+            result = .dictionary(fields)
+        }
+        if shared { inPlace[object] = result }
+        return result
+    }
+}
