@@ -2,10 +2,11 @@ import AutoCodingFast
 
 /// Turns events into values with an explicit stack (no recursion however deep the stream nests).
 ///
-/// One pass over the events, with the innermost group, array, struct or object kept in locals: a value is
-/// appended to a local array, and the enclosing frames are touched only when a nested one opens or closes.
-/// Type encodings and class names are turned into `String`s once per shared string; an object's class chain
-/// read by reference shares the array of the first object of that class.
+/// One pass over the events. The values of every open group, array and struct wait on one stack, and the groups
+/// of every open object on another, so that closing one makes a single array of exactly its size; the innermost
+/// frame is kept in locals and the enclosing ones are touched only when a nested one opens or closes. Type
+/// encodings and class names become `String`s once per shared string; an object whose class was read before
+/// shares that class's chain; an object is made once its chain is known.
 struct TypedGraphBuilder {
     private enum Kind { case top, group, object, array, structure }
 
@@ -14,17 +15,17 @@ struct TypedGraphBuilder {
         case object(TypedObject)
         case `class`([TypedClass])
         case cString(TypedCString)
+        /// An object whose class chain is still being read.
+        case pendingObject
     }
 
     /// A frame that encloses the innermost one, saved while the nested one is read.
     private struct Frame {
         var kind: Kind
-        /// The encoding of a group, array or struct.
-        var encoding: String
-        /// The values so far of a group, array or struct.
-        var values: [TypedValue]
-        /// The groups so far of an object, or of the stream at the top.
-        var groups: [TypedGroup]
+        /// Where the frame's values (group, array, struct) or groups (object, top) begin on their stack.
+        var start: Int
+        /// The encoding of a group, array or struct in the ``EncodingTable``.
+        var encoding: Int
         /// The object whose groups are being read.
         var owner: TypedObject?
     }
@@ -45,63 +46,42 @@ struct TypedGraphBuilder {
         classBudget = overflow ? .max : budget &+ Self.classAllowance
     }
 
-    /// The number of top-level types in an encoding (`iI` 2, `{_NSRange=II}` 1, `^@` 1). Only a capacity to
-    /// reserve, so a malformed text costs a reallocation, never a wrong value: groups of values are small and
-    /// many, and reserving their size spares the reallocations of growing each from empty.
-    static func typeCount(_ bytes: ArraySlice<UInt8>) -> Int {
-        var count = 0
-        var depth = 0
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "("):
-                if depth == 0 { count += 1 }
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ")"): depth -= 1
-            case UInt8(ascii: "^"), UInt8(ascii: "0")...UInt8(ascii: "9"): break  // a pointer's target counts
-            default: if depth == 0 { count += 1 }
-            }
-        }
-        return count
-    }
-
     mutating func build() throws(ArchiveError) -> [TypedGroup] {
         var encodings = EncodingTable()
         var entries: [Entry] = []
-        var stack: [Frame] = []
+        var frames: [Frame] = []
+        var values = Pile<TypedValue>(placeholder: .nil)
+        var groups = Pile<TypedGroup>(placeholder: TypedGroup(encoding: "", values: []))
         // The innermost frame.
         var kind = Kind.top
-        var encoding = ""
-        var values: [TypedValue] = []
-        var groups: [TypedGroup] = []
+        var start = 0
+        var encoding = -1
         var owner: TypedObject?
-        // The classes of a chain being read, with their entry numbers, until its nil or class reference, and
-        // whether the chain is an object's (else it is a `#` value).
+        // The classes of a chain being read, with their entry numbers, until its nil or class reference; the
+        // object whose chain it is, by its entry number and the place of its value (-1 for a `#` value).
         var pendingChain: [(entry: Int, cls: TypedClass)] = []
         var inChain = false
-        var chainOwner: TypedObject?
+        var chainObject = -1
+        var chainObjectValue = -1
 
         func misplaced(_ event: TypedstreamEvent) -> ArchiveError {
             ArchiveError(.unexpectedType, "event \(event) where the stream's structure does not allow it")
         }
-        /// Saves the innermost frame and opens a new one.
-        func open(_ newKind: Kind, _ newEncoding: String, owner newOwner: TypedObject? = nil, capacity: Int = 0) {
-            stack.append(Frame(kind: kind, encoding: encoding, values: values, groups: groups, owner: owner))
+        /// Saves the innermost frame and opens a new one, whose contents begin at the top of their stack.
+        func open(_ newKind: Kind, encoding newEncoding: Int) {
+            frames.append(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
             kind = newKind
+            start = newKind == .object ? groups.count : values.count
             encoding = newEncoding
-            values = []
-            // The reader bounded a declared array count by the event budget; the cap keeps a lie from reserving much.
-            if capacity > 0 { values.reserveCapacity(min(capacity, 1 << 12)) }
-            groups = []
-            owner = newOwner
+            owner = nil
         }
         /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
         func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue]) {
-            guard kind == closing, let parent = stack.popLast() else { throw misplaced(event) }
-            let closed = (encoding, values)
+            guard kind == closing, let parent = frames.popLast() else { throw misplaced(event) }
+            let closed = (encodings.text(encoding), values.take(from: start))
             kind = parent.kind
+            start = parent.start
             encoding = parent.encoding
-            values = parent.values
-            groups = parent.groups
             owner = parent.owner
             return closed
         }
@@ -109,7 +89,7 @@ struct TypedGraphBuilder {
             guard kind != .object, kind != .top else {
                 throw ArchiveError(.unexpectedType, "a value outside any group of values")
             }
-            values.append(value)
+            values.push(value)
         }
         /// Completes the chain being read: each pending class's chain is itself followed by the rest.
         func endChain(rest: [TypedClass]) throws(ArchiveError) {
@@ -130,9 +110,12 @@ struct TypedGraphBuilder {
                 pendingChain.removeAll(keepingCapacity: true)
             }
             inChain = false
-            if let object = chainOwner {
-                object.classes = chain
-                chainOwner = nil
+            if chainObject >= 0 {
+                let object = TypedObject(classes: chain)
+                entries[chainObject] = .object(object)
+                values[chainObjectValue] = .object(object)
+                owner = object
+                chainObject = -1
             } else {
                 try add(.class(chain))
             }
@@ -141,30 +124,35 @@ struct TypedGraphBuilder {
         for event in stream.events {
             switch event {
             case .beginGroup(let s):
-                let known = encodings.entry(s, in: stream)
-                open(.group, known.text, capacity: known.groupValues)
+                open(.group, encoding: encodings.index(s, in: stream))
             case .endGroup:
                 let (groupEncoding, groupValues) = try close(.group, event)
                 // A group belongs to the stream at the top level, else to the object being read.
                 guard kind == .top || kind == .object else { throw misplaced(event) }
-                groups.append(TypedGroup(encoding: groupEncoding, values: groupValues))
+                groups.push(TypedGroup(encoding: groupEncoding, values: groupValues))
             case .beginObject:
-                let object = TypedObject(classes: [])
-                entries.append(.object(object))
-                try add(.object(object))
-                open(.object, "", owner: object)
+                // The object's place, until its chain is read.
+                try add(.nil)
+                chainObject = entries.count
+                chainObjectValue = values.count - 1
+                entries.append(.pendingObject)
+                open(.object, encoding: -1)
                 inChain = true
-                chainOwner = object
             case .endObject:
-                guard kind == .object, let object = owner else { throw misplaced(event) }
-                object.groups = groups
-                _ = try close(.object, event)
+                guard kind == .object, let object = owner, let parent = frames.popLast() else { throw misplaced(event) }
+                object.groups = groups.take(from: start)
+                kind = parent.kind
+                start = parent.start
+                encoding = parent.encoding
+                owner = parent.owner
             case .classInfo(let name, let version):
                 if !inChain {
                     inChain = true
-                    chainOwner = nil
+                    chainObject = -1
                 }
-                pendingChain.append((entries.count, TypedClass(encodings.entry(name, in: stream).text, version: version)))
+                let index = encodings.index(name, in: stream)
+                let text = encodings.text(index)
+                pendingChain.append((entries.count, TypedClass(text, version: version)))
                 entries.append(.class([]))
             case .nil:
                 if inChain { try endChain(rest: []) } else { try add(.nil) }
@@ -190,20 +178,18 @@ struct TypedGraphBuilder {
             case .selector(let s): try add(.selector(s.map { Array(stream.bytes(of: $0)) }))
             case .string(let s): try add(.string(Array(stream.bytes(of: s))))
             case .byteArray(let s, let signed): try add(.bytes(Array(stream.bytes(of: s)), signed: signed))
-            case .beginArray(let s, let count): open(.array, encodings.entry(s, in: stream).text, capacity: count)
+            case .beginArray(let s, _): open(.array, encoding: encodings.index(s, in: stream))
             case .endArray:
                 let (arrayEncoding, elements) = try close(.array, event)
                 try add(.array(elements, encoding: arrayEncoding))
-            case .beginStruct(let s):
-                let known = encodings.entry(s, in: stream)
-                open(.structure, known.text, capacity: known.structFields)
+            case .beginStruct(let s): open(.structure, encoding: encodings.index(s, in: stream))
             case .endStruct:
                 let (structEncoding, fields) = try close(.structure, event)
                 try add(.structure(fields, encoding: structEncoding))
             }
         }
         guard kind == .top else { throw ArchiveError(.truncated, "the events end inside a value") }
-        return groups
+        return groups.take(from: 0)
     }
 
     /// Spends what the chains of `pending` new classes followed by `rest` earlier ones store:
@@ -224,55 +210,91 @@ struct TypedGraphBuilder {
 }
 
 extension TypedGraphBuilder {
+    /// The values (or groups) of every open frame, innermost last, from which a closing frame takes its own as
+    /// one array of exactly their number. Slots above ``count`` hold a placeholder, so that taking moves the
+    /// elements out instead of copying them and shrinking the array (a copy, a release and a generic destroy
+    /// per value, three times the cost of the rest of the builder).
+    struct Pile<Element> {
+        private var slots: [Element] = []
+        /// The number of elements of the open frames.
+        private(set) var count = 0
+        private let placeholder: Element
+
+        init(placeholder: Element) { self.placeholder = placeholder }
+
+        mutating func push(_ element: Element) {
+            if count < slots.count { slots[count] = element } else { slots.append(element) }
+            count += 1
+        }
+
+        /// Replaces the element at `index` (below ``count``).
+        subscript(index: Int) -> Element {
+            get { slots[index] }
+            set { slots[index] = newValue }
+        }
+
+        /// Removes the elements from `start` on and returns them.
+        mutating func take(from start: Int) -> [Element] {
+            precondition(start >= 0 && start <= count, "a frame begins inside the pile")
+            let taken = count - start
+            guard taken > 0 else { return [] }
+            count = start
+            // Made by `reserveCapacity`, the one path that allocates without an unspecialized runtime call that
+            // looks the array type up each time (500 instructions, more than the allocation); filled by moving each
+            // element out of the pile, which keeps a placeholder in its place.
+            var result: [Element] = []
+            result.reserveCapacity(taken)
+            let placeholder = placeholder
+            slots.withUnsafeMutableBufferPointer { pile in
+                for index in start..<(start + taken) {
+                    var element = placeholder
+                    swap(&element, &pile[index])
+                    result.append(element)
+                }
+            }
+            return result
+        }
+    }
+
     /// The text of each type encoding and class name, decoded once per extent of the stream's storage (the
     /// reader shares them, so a stream of many objects of few classes decodes few), found by open addressing
     /// on the extent rather than through `Hasher`, which cost more than the rest of a small group.
     struct EncodingTable {
-        /// A decoded encoding: its text and the number of values a group and a struct of it hold.
-        struct Entry {
-            var text: String
-            var groupValues: Int
-            var structFields: Int
-        }
-
         private var keys: [UInt64] = []
-        private var entries: [Entry] = []
-        /// Per slot, an index into `keys` and `entries` plus one (0 for an empty slot); a power of two long.
+        private var texts: [String] = []
+        /// Per slot, an index into `keys` and `texts` plus one (0 for an empty slot); a power of two long.
         private var slots = [Int32](repeating: 0, count: 64)
 
-        /// The entry of `s`, decoded from `stream` the first time.
-        mutating func entry(_ s: TypedstreamString, in stream: Typedstream) -> Entry {
+        /// The text of the entry at `index`.
+        func text(_ index: Int) -> String { texts[index] }
+
+        /// The index of the entry of `s`, decoded from `stream` the first time.
+        mutating func index(_ s: TypedstreamString, in stream: Typedstream) -> Int {
             let key = UInt64(s.range.lowerBound) << 32 | UInt64(UInt32(truncatingIfNeeded: s.range.count))
             let mask = slots.count - 1
-            var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            var slot = Self.slot(key, mask)
             while slots[slot] != 0 {
                 let index = Int(slots[slot]) - 1
-                if keys[index] == key { return entries[index] }
+                if keys[index] == key { return index }
                 slot = (slot + 1) & mask
             }
-            let bytes = stream.bytes(of: s)
-            var fields = bytes[...]
-            if fields.first == UInt8(ascii: "{"), let equals = fields.firstIndex(of: UInt8(ascii: "=")) {
-                fields = fields[(equals + 1)...].dropLast()
-            }
-            let entry = Entry(
-                text: String(decoding: bytes, as: UTF8.self),
-                groupValues: TypedGraphBuilder.typeCount(bytes),
-                structFields: TypedGraphBuilder.typeCount(fields)
-            )
             keys.append(key)
-            entries.append(entry)
+            texts.append(String(decoding: stream.bytes(of: s), as: UTF8.self))
             slots[slot] = Int32(truncatingIfNeeded: keys.count)
             // Kept at most half full, so that a probe ends soon.
             if keys.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
-            return entry
+            return keys.count - 1
+        }
+
+        private static func slot(_ key: UInt64, _ mask: Int) -> Int {
+            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
         }
 
         private mutating func rehash(capacity: Int) {
             slots = [Int32](repeating: 0, count: capacity)
             let mask = capacity - 1
             for (index, key) in keys.enumerated() {
-                var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+                var slot = Self.slot(key, mask)
                 while slots[slot] != 0 { slot = (slot + 1) & mask }
                 slots[slot] = Int32(truncatingIfNeeded: index + 1)
             }
