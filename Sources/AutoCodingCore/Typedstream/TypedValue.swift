@@ -36,7 +36,9 @@ public final class TypedObject {
     /// The class chain, most derived first (`NSMutableString`, `NSString`, `NSObject`).
     public var classes: [TypedClass]
     /// The groups of values the object's `encodeWithCoder:` wrote, in order.
-    public var groups: [TypedGroup]
+    // Unchecked: the graph builder sets every object's groups once, and a runtime exclusivity check per object
+    // cost as much as building the rest of a small object.
+    @exclusivity(unchecked) public var groups: [TypedGroup]
 
     /// Creates an object.
     public init(classes: [TypedClass], groups: [TypedGroup] = []) {
