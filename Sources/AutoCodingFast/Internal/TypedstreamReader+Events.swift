@@ -12,7 +12,7 @@ private enum FrameKind: UInt8 {
     case object
 }
 
-/// A frame enclosing the innermost one, which the event loop keeps in locals.
+/// A frame enclosing the innermost one (whose kind, next type and elements left are fields of the loop).
 private struct Frame {
     var kind: FrameKind
     var next: Int32
@@ -32,8 +32,9 @@ extension TypedstreamReader {
 }
 
 /// The state of the event loop: the read position, the tables, the innermost frame (the stack is touched only
-/// when an object, array or struct opens or closes) and the events. One struct whose hot readers are inlined into
-/// ``run()``, so that the state stays in registers across a value; the rare paths (tags, literals, errors) are calls.
+/// when an object, array or struct opens or closes) and the events. The hot readers are inlined into ``run()``, so
+/// that a common value (a one-byte integer or reference, a group of a known type) is read without a call; the rare
+/// paths (tagged integers, literal strings, type parsing, errors) are calls.
 private struct EventLoop {
     let input: UnsafeRawBufferPointer
     let end: Int
@@ -133,7 +134,8 @@ private struct EventLoop {
         default:
             throw ArchiveError(
                 .invalidTag,
-                "head 0x\(String(UInt8(bitPattern: head), radix: 16)) at offset \(position - 1) where a \(what) is expected"
+                "head 0x\(String(UInt8(bitPattern: head), radix: 16)) at offset \(position - 1) "
+                    + "where a \(what) is expected"
             )
         }
     }
