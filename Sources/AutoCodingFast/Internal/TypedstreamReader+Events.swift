@@ -27,7 +27,18 @@ extension TypedstreamReader {
         bigEndian: Bool
     ) throws(ArchiveError) -> (systemVersion: Int64, events: [TypedstreamEvent]) {
         var loop = EventLoop(input, bigEndian: bigEndian, reader: self)
-        return try loop.run()
+        // Events are written in place, without an append's uniqueness and capacity checks (a sixth of the loop's
+        // instructions), into an array of one event per input byte (the corpus makes one per two), filled before
+        // the loop and cut to size after it; events past its end go to a second array.
+        var events = [TypedstreamEvent](repeating: .nil, count: min(input.count, 1 << 18) + 16)
+        let systemVersion = try events.withUnsafeMutableBufferPointer { (out) throws(ArchiveError) in
+            loop.out = out
+            defer { loop.out = UnsafeMutableBufferPointer(start: nil, count: 0) }
+            return try loop.run()
+        }
+        events.removeLast(events.count - min(loop.count, events.count))
+        events.append(contentsOf: loop.spilled)
+        return (systemVersion, events)
     }
 }
 
@@ -44,7 +55,11 @@ private struct EventLoop {
     let eventLimit: Int
     let reader: TypedstreamReader
     var position = 13
-    var events: [TypedstreamEvent] = []
+    /// The events written in place (only while ``TypedstreamReader/readEvents(_:bigEndian:)`` lends the buffer),
+    /// then those past its end, and how many there are in all.
+    var out = UnsafeMutableBufferPointer<TypedstreamEvent>(start: nil, count: 0)
+    var spilled: [TypedstreamEvent] = []
+    var count = 0
 
     // The shared-string table in stream order: extents into the input, and the parsed type list of each
     // (-1 until it is used as a type encoding).
@@ -69,12 +84,19 @@ private struct EventLoop {
         self.options = reader.options
         self.eventLimit = reader.eventLimit
         self.reader = reader
-        // Real streams make about one event per two bytes; this is the most reserved before any is read.
-        events.reserveCapacity(min(input.count, 1 << 18))
     }
 
     @inline(__always)
-    mutating func emit(_ event: TypedstreamEvent) { events.append(event) }
+    mutating func emit(_ event: TypedstreamEvent) {
+        if count < out.count { out[count] = event } else { spill(event) }
+        count += 1
+    }
+    /// An event past the end of the buffer: the first one reserves one more per byte left, as the buffer did.
+    @inline(never)
+    mutating func spill(_ event: TypedstreamEvent) {
+        if spilled.isEmpty { spilled.reserveCapacity(min(end - position, eventLimit - count) + 16) }
+        spilled.append(event)
+    }
 
     func eventLimitError(_ what: String, at position: Int) -> ArchiveError {
         reader.eventLimitError(what, at: position)
@@ -319,18 +341,18 @@ private struct EventLoop {
 
     // MARK: The loop
 
-    mutating func run() throws(ArchiveError) -> (systemVersion: Int64, events: [TypedstreamEvent]) {
+    mutating func run() throws(ArchiveError) -> Int64 {
 
     let systemVersion = try readInteger(head: try readHead(), signed: false, what: "system version")
     while true {
-        guard events.count <= eventLimit else {
+        guard count <= eventLimit else {
             throw eventLimitError("more than \(eventLimit) events", at: position)
         }
         // The type of the next value, or a frame that closes or reads a group.
         let start: Int32
         switch kind {
         case .top:
-            if position == end { return (systemVersion, events) }
+            if position == end { return systemVersion }
             try beginGroup(head: try readHead())
             continue
         case .group, .structure:
@@ -457,7 +479,7 @@ private struct EventLoop {
                     throw ArchiveError.truncated("array \(text(node)) of \(node.count) elements", at: position)
                 }
                 // Checked before the first element, so an array of empty elements fails at once, unallocated.
-                guard node.count <= eventLimit - events.count else {
+                guard node.count <= eventLimit - count else {
                     throw eventLimitError("array of \(node.count) elements", at: position)
                 }
                 emit(.beginArray(encoding, count: node.count))
