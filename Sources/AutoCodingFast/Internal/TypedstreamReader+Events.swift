@@ -28,15 +28,20 @@ extension TypedstreamReader {
     ) throws(ArchiveError) -> (systemVersion: Int64, events: [TypedstreamEvent]) {
         var loop = EventLoop(input, bigEndian: bigEndian, reader: self)
         // Events are written in place, without an append's uniqueness and capacity checks (a sixth of the loop's
-        // instructions), into an array of one event per input byte (the corpus makes one per two), filled before
-        // the loop and cut to size after it; events past its end go to a second array.
-        var events = [TypedstreamEvent](repeating: .nil, count: min(input.count, 1 << 18) + 16)
-        let systemVersion = try events.withUnsafeMutableBufferPointer { (out) throws(ArchiveError) in
+        // instructions), into an array with room for one event per input byte (the corpus makes one per two);
+        // events past its end go to a second array.
+        var systemVersion: Int64 = 0
+        var failure: ArchiveError?
+        var events = [TypedstreamEvent](unsafeUninitializedCapacity: min(input.count, 1 << 18) + 16) {
+            out, initialized in
             loop.out = out
-            defer { loop.out = UnsafeMutableBufferPointer(start: nil, count: 0) }
-            return try loop.run()
+            defer {
+                initialized = min(loop.count, out.count)
+                loop.out = UnsafeMutableBufferPointer(start: nil, count: 0)
+            }
+            do throws(ArchiveError) { systemVersion = try loop.run() } catch { failure = error }
         }
-        events.removeLast(events.count - min(loop.count, events.count))
+        if let failure { throw failure }
         events.append(contentsOf: loop.spilled)
         return (systemVersion, events)
     }
@@ -88,7 +93,7 @@ private struct EventLoop {
 
     @inline(__always)
     mutating func emit(_ event: TypedstreamEvent) {
-        if count < out.count { out[count] = event } else { spill(event) }
+        if count < out.count { out.initializeElement(at: count, to: event) } else { spill(event) }
         count += 1
     }
     /// An event past the end of the buffer: the first one reserves one more per byte left, as the buffer did.
