@@ -8,7 +8,7 @@ extension Typedstream {
     /// ``ArchiveError/Code/invalidTypeEncoding``, ``ArchiveError/Code/invalidObject``,
     /// ``ArchiveError/Code/depthLimitExceeded`` or ``ArchiveError/Code/limitExceeded``, naming the offset at fault.
     public init(bytes: [UInt8], options: ArchiveReadingOptions = ArchiveReadingOptions()) throws(ArchiveError) {
-        var reader = TypedstreamReader(bytes: bytes, options: options)
+        let reader = TypedstreamReader(bytes: bytes, options: options)
         self = try reader.read()
     }
 

@@ -281,4 +281,17 @@ extension TypedstreamReadingTests {
         #expect(error?.code == .limitExceeded)
         #expect(error?.reason.contains("event budget") == true, "\(error.map { "\($0)" } ?? "")")
     }
+
+    @Test func keepsTheOrderOfEventsPastTheFirstGuess() throws {
+        // The reader writes one event per input byte in place and appends the rest: 30 structs of two `!` make
+        // 120 events from 10 bytes of type, so the events of the second group come after the first guess.
+        let type = Array("[30{?=!!}]".utf8)
+        let bytes = Self.header + [0x84, UInt8(type.count)] + type + [0x84, 0x01, UInt8(ascii: "i"), 0x05]
+        let events = try Typedstream(bytes: bytes).events
+        #expect(events.count > bytes.count + 16)
+        let structs = Array(repeating: ["beginStruct", "ignored", "ignored", "endStruct"], count: 30).joined()
+        let expected = ["beginGroup", "beginArray"] + structs + ["endArray", "endGroup", "beginGroup", "signed", "endGroup"]
+        #expect(events.map { String(describing: $0).prefix { $0.isLetter } } == expected.map { Substring($0) })
+        #expect(events[events.count - 2] == .signed(5, type: UInt8(ascii: "i")))
+    }
 }

@@ -9,15 +9,6 @@ import _AutoCodingTestSupport
 /// same events, and the Foundation classes map to their values.
 @Suite("Typedstream graph")
 struct TypedstreamGraphTests {
-    /// The capacity the graph reserves for a group or struct's values: top-level types, pointers counted as
-    /// their target, nested arrays, structs and unions as one.
-    @Test func typeCountsAreTheTopLevelTypesOfAnEncoding() {
-        let counts = ["@": 1, "iI": 2, "{_NSRange=II}": 1, "^@": 1, "[4@]i": 2, "{_NSRect={_NSPoint=ff}{_NSSize=ff}}*": 2, "": 0]
-        for (encoding, count) in counts {
-            #expect(TypedGraphBuilder.typeCount(Array(encoding.utf8)[...]) == count, "\(encoding)")
-        }
-    }
-
     static let samples = SharedCorpus.files(in: "typedstream")
 
     static func graph(_ name: String) throws -> TypedGraph {

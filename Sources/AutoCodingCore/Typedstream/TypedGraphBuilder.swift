@@ -1,0 +1,303 @@
+import AutoCodingFast
+
+/// Turns events into values with an explicit stack (no recursion however deep the stream nests).
+///
+/// One pass over the events. The values of every open group, array and struct wait on one stack, and the groups
+/// of every open object on another, so that closing one makes a single array of exactly its size; the innermost
+/// frame is kept in locals and the enclosing ones are touched only when a nested one opens or closes. Type
+/// encodings and class names become `String`s once per shared string; an object whose class was read before
+/// shares that class's chain; an object is made once its chain is known.
+struct TypedGraphBuilder {
+    private enum Kind { case top, group, object, array, structure }
+
+    /// What a reference number names.
+    private enum Entry {
+        case object(TypedObject)
+        case `class`([TypedClass])
+        case cString(TypedCString)
+        /// An object whose class chain is still being read.
+        case pendingObject
+    }
+
+    /// A frame that encloses the innermost one, saved while the nested one is read.
+    private struct Frame {
+        var kind: Kind
+        /// Where the frame's values (group, array, struct) or groups (object, top) begin on their stack.
+        var start: Int
+        /// The encoding of a group, array or struct in the ``EncodingTable``.
+        var encoding: Int
+        /// The object whose groups are being read.
+        var owner: TypedObject?
+    }
+
+    let stream: Typedstream
+    /// Class entries each hold their own chain (a class and its superclasses), so a chain of L classes read
+    /// literally stores L(L+1)/2 of them: a 1 MB stream of one long chain would ask for terabytes. The
+    /// classes stored are spent from this budget, proportional to the input.
+    private var classBudget: Int
+    /// Classes stored per input byte, on top of ``classAllowance``. A chain of L literal classes takes at
+    /// least 3L bytes, so whole streams of chains up to 23 long fit, and real chains are under 10.
+    static let classesPerInputByte = 4
+    static let classAllowance = 4096
+
+    init(stream: Typedstream) {
+        self.stream = stream
+        let (budget, overflow) = stream.storage.count.multipliedReportingOverflow(by: Self.classesPerInputByte)
+        classBudget = overflow ? .max : budget &+ Self.classAllowance
+    }
+
+    mutating func build() throws(ArchiveError) -> [TypedGroup] {
+        var encodings = EncodingTable()
+        var entries: [Entry] = []
+        var frames: [Frame] = []
+        var values = Pile<TypedValue>(placeholder: .nil)
+        var groups = Pile<TypedGroup>(placeholder: TypedGroup(encoding: "", values: []))
+        // The innermost frame.
+        var kind = Kind.top
+        var start = 0
+        var encoding = -1
+        var owner: TypedObject?
+        // The classes of a chain being read, with their entry numbers, until its nil or class reference; the
+        // object whose chain it is, by its entry number and the place of its value (-1 for a `#` value).
+        var pendingChain: [(entry: Int, cls: TypedClass)] = []
+        var inChain = false
+        var chainObject = -1
+        var chainObjectValue = -1
+
+        func misplaced(_ event: TypedstreamEvent) -> ArchiveError {
+            ArchiveError(.unexpectedType, "event \(event) where the stream's structure does not allow it")
+        }
+        /// Saves the innermost frame and opens a new one, whose contents begin at the top of their stack.
+        func open(_ newKind: Kind, encoding newEncoding: Int) {
+            frames.append(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
+            kind = newKind
+            start = newKind == .object ? groups.count : values.count
+            encoding = newEncoding
+            owner = nil
+        }
+        /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
+        func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue]) {
+            guard kind == closing, let parent = frames.popLast() else { throw misplaced(event) }
+            let closed = (encodings.text(encoding), values.take(from: start))
+            kind = parent.kind
+            start = parent.start
+            encoding = parent.encoding
+            owner = parent.owner
+            return closed
+        }
+        func add(_ value: TypedValue) throws(ArchiveError) {
+            guard kind != .object, kind != .top else {
+                throw ArchiveError(.unexpectedType, "a value outside any group of values")
+            }
+            values.push(value)
+        }
+        /// Completes the chain being read: each pending class's chain is itself followed by the rest.
+        func endChain(rest: [TypedClass]) throws(ArchiveError) {
+            let chain: [TypedClass]
+            if pendingChain.isEmpty {
+                // The common case, an object of a class already read: its chain is shared, not copied.
+                chain = rest
+            } else {
+                try spendClassBudget(pending: pendingChain.count, rest: rest.count)
+                var literal: [TypedClass] = []
+                literal.reserveCapacity(pendingChain.count + rest.count)
+                for pending in pendingChain { literal.append(pending.cls) }
+                literal.append(contentsOf: rest)
+                chain = literal
+                for (index, pending) in pendingChain.enumerated() {
+                    entries[pending.entry] = .class(index == 0 ? chain : Array(chain[index...]))
+                }
+                pendingChain.removeAll(keepingCapacity: true)
+            }
+            inChain = false
+            if chainObject >= 0 {
+                let object = TypedObject(classes: chain)
+                entries[chainObject] = .object(object)
+                values[chainObjectValue] = .object(object)
+                owner = object
+                chainObject = -1
+            } else {
+                try add(.class(chain))
+            }
+        }
+
+        for event in stream.events {
+            switch event {
+            case .beginGroup(let s):
+                open(.group, encoding: encodings.index(s, in: stream))
+            case .endGroup:
+                let (groupEncoding, groupValues) = try close(.group, event)
+                // A group belongs to the stream at the top level, else to the object being read.
+                guard kind == .top || kind == .object else { throw misplaced(event) }
+                groups.push(TypedGroup(encoding: groupEncoding, values: groupValues))
+            case .beginObject:
+                // The object's place, until its chain is read.
+                try add(.nil)
+                chainObject = entries.count
+                chainObjectValue = values.count - 1
+                entries.append(.pendingObject)
+                open(.object, encoding: -1)
+                inChain = true
+            case .endObject:
+                guard kind == .object, let object = owner, let parent = frames.popLast() else { throw misplaced(event) }
+                object.groups = groups.take(from: start)
+                kind = parent.kind
+                start = parent.start
+                encoding = parent.encoding
+                owner = parent.owner
+            case .classInfo(let name, let version):
+                if !inChain {
+                    inChain = true
+                    chainObject = -1
+                }
+                let index = encodings.index(name, in: stream)
+                let text = encodings.text(index)
+                pendingChain.append((entries.count, TypedClass(text, version: version)))
+                entries.append(.class([]))
+            case .nil:
+                if inChain { try endChain(rest: []) } else { try add(.nil) }
+            case .reference(let number, let referenceKind):
+                guard number >= 0, Int(number) < entries.count else { throw misplaced(event) }
+                switch (referenceKind, entries[Int(number)]) {
+                case (.class, .class(let chain)):
+                    if inChain { try endChain(rest: chain) } else { try add(.class(chain)) }
+                case (.object, .object(let object)): try add(.object(object))
+                case (.cString, .cString(let string)): try add(.cString(string))
+                default: throw misplaced(event)
+                }
+            case .cString(let s):
+                let string = TypedCString(Array(stream.bytes(of: s)))
+                entries.append(.cString(string))
+                try add(.cString(string))
+            case .signed(let v, let type): try add(.signed(v, type: type))
+            case .unsigned(let v, let type): try add(.unsigned(v, type: type))
+            case .float(let v): try add(.float(v))
+            case .double(let v): try add(.double(v))
+            case .ignored: try add(.ignored)
+            case .atom(let s): try add(.atom(s.map { Array(stream.bytes(of: $0)) }))
+            case .selector(let s): try add(.selector(s.map { Array(stream.bytes(of: $0)) }))
+            case .string(let s): try add(.string(Array(stream.bytes(of: s))))
+            case .byteArray(let s, let signed): try add(.bytes(Array(stream.bytes(of: s)), signed: signed))
+            case .beginArray(let s, _): open(.array, encoding: encodings.index(s, in: stream))
+            case .endArray:
+                let (arrayEncoding, elements) = try close(.array, event)
+                try add(.array(elements, encoding: arrayEncoding))
+            case .beginStruct(let s): open(.structure, encoding: encodings.index(s, in: stream))
+            case .endStruct:
+                let (structEncoding, fields) = try close(.structure, event)
+                try add(.structure(fields, encoding: structEncoding))
+            }
+        }
+        guard kind == .top else { throw ArchiveError(.truncated, "the events end inside a value") }
+        return groups.take(from: 0)
+    }
+
+    /// Spends what the chains of `pending` new classes followed by `rest` earlier ones store:
+    /// Σ (k + rest) for k in 1...pending, computed without overflow.
+    private mutating func spendClassBudget(pending: Int, rest: Int) throws(ArchiveError) {
+        let (square, overflow1) = pending.multipliedReportingOverflow(by: pending + 1)
+        let (tail, overflow2) = pending.multipliedReportingOverflow(by: rest)
+        let (cost, overflow3) = (square / 2).addingReportingOverflow(tail)
+        guard !overflow1, !overflow2, !overflow3, cost <= classBudget else {
+            throw ArchiveError(
+                .limitExceeded,
+                "a class chain of \(pending + rest) classes exceeds the class budget of the stream "
+                    + "(\(Self.classesPerInputByte) classes per input byte, \(classBudget) left)"
+            )
+        }
+        classBudget -= cost
+    }
+}
+
+extension TypedGraphBuilder {
+    /// The values (or groups) of every open frame, innermost last, from which a closing frame takes its own as
+    /// one array of exactly their number. Slots above ``count`` hold a placeholder, so that taking moves the
+    /// elements out instead of copying them and shrinking the array (a copy, a release and a generic destroy
+    /// per value, three times the cost of the rest of the builder).
+    struct Pile<Element> {
+        private var slots: [Element] = []
+        /// The number of elements of the open frames.
+        private(set) var count = 0
+        private let placeholder: Element
+
+        init(placeholder: Element) { self.placeholder = placeholder }
+
+        mutating func push(_ element: Element) {
+            if count < slots.count { slots[count] = element } else { slots.append(element) }
+            count += 1
+        }
+
+        /// Replaces the element at `index` (below ``count``).
+        subscript(index: Int) -> Element {
+            get { slots[index] }
+            set { slots[index] = newValue }
+        }
+
+        /// Removes the elements from `start` on and returns them.
+        mutating func take(from start: Int) -> [Element] {
+            precondition(start >= 0 && start <= count, "a frame begins inside the pile")
+            let taken = count - start
+            guard taken > 0 else { return [] }
+            count = start
+            // Made by `reserveCapacity`, the one path that allocates without an unspecialized runtime call that
+            // looks the array type up each time (500 instructions, more than the allocation); filled by moving each
+            // element out of the pile, which keeps a placeholder in its place.
+            var result: [Element] = []
+            result.reserveCapacity(taken)
+            let placeholder = placeholder
+            slots.withUnsafeMutableBufferPointer { pile in
+                for index in start..<(start + taken) {
+                    var element = placeholder
+                    swap(&element, &pile[index])
+                    result.append(element)
+                }
+            }
+            return result
+        }
+    }
+
+    /// The text of each type encoding and class name, decoded once per extent of the stream's storage (the
+    /// reader shares them, so a stream of many objects of few classes decodes few), found by open addressing
+    /// on the extent rather than through `Hasher`, which cost more than the rest of a small group.
+    struct EncodingTable {
+        private var keys: [UInt64] = []
+        private var texts: [String] = []
+        /// Per slot, an index into `keys` and `texts` plus one (0 for an empty slot); a power of two long.
+        private var slots = [Int32](repeating: 0, count: 64)
+
+        /// The text of the entry at `index`.
+        func text(_ index: Int) -> String { texts[index] }
+
+        /// The index of the entry of `s`, decoded from `stream` the first time.
+        mutating func index(_ s: TypedstreamString, in stream: Typedstream) -> Int {
+            let key = UInt64(s.range.lowerBound) << 32 | UInt64(UInt32(truncatingIfNeeded: s.range.count))
+            let mask = slots.count - 1
+            var slot = Self.slot(key, mask)
+            while slots[slot] != 0 {
+                let index = Int(slots[slot]) - 1
+                if keys[index] == key { return index }
+                slot = (slot + 1) & mask
+            }
+            keys.append(key)
+            texts.append(String(decoding: stream.bytes(of: s), as: UTF8.self))
+            slots[slot] = Int32(truncatingIfNeeded: keys.count)
+            // Kept at most half full, so that a probe ends soon.
+            if keys.count * 2 > slots.count { rehash(capacity: slots.count * 2) }
+            return keys.count - 1
+        }
+
+        private static func slot(_ key: UInt64, _ mask: Int) -> Int {
+            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        }
+
+        private mutating func rehash(capacity: Int) {
+            slots = [Int32](repeating: 0, count: capacity)
+            let mask = capacity - 1
+            for (index, key) in keys.enumerated() {
+                var slot = Self.slot(key, mask)
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(truncatingIfNeeded: index + 1)
+            }
+        }
+    }
+}
