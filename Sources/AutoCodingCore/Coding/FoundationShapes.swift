@@ -50,7 +50,7 @@ protocol _ArchiveListEncodable {
 
 extension Array: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(self, count: count, codingPathNode: path)
+        try context.encodeElements(self, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.array }
 }

@@ -135,15 +135,35 @@ final class EncodingContext {
     where S.Element: Encodable {
         var elements: [ArchiveValue] = []
         elements.reserveCapacity(count)
-        switch kinds.kind(of: S.Element.self) {
-        case .scalar where S.Element.self == String.self:
-            for element in list { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
-        case .object(isClass: true):
-            for element in list { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
-        default:
-            for element in list { elements.append(try encodeReference(element, codingPathNode: codingPathNode)) }
+        var iterator = list.makeIterator()
+        try encodeElements(into: &elements, kind: kinds.kind(of: S.Element.self), codingPathNode) { iterator.next() }
+        return elements
+    }
+
+    /// ``encodeElements(_:count:codingPathNode:)`` for an array, read by index: in this unspecialized code, an
+    /// iterator costs a protocol call per element.
+    func encodeElements<E: Encodable>(_ list: [E], codingPathNode: CodingPathNode) throws -> [ArchiveValue] {
+        var elements: [ArchiveValue] = []
+        elements.reserveCapacity(list.count)
+        var i = 0
+        try encodeElements(into: &elements, kind: kinds.kind(of: E.self), codingPathNode) { () -> E? in
+            guard i < list.count else { return nil }
+            defer { i += 1 }
+            return list[i]
         }
         return elements
+    }
+
+    private func encodeElements<E: Encodable>(into elements: inout [ArchiveValue], kind: EncodeKind,
+                                              _ codingPathNode: CodingPathNode, next: () -> E?) throws {
+        switch kind {
+        case .scalar where E.self == String.self:
+            while let element = next() { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
+        case .object(isClass: true):
+            while let element = next() { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
+        default:
+            while let element = next() { elements.append(try encodeReference(element, codingPathNode: codingPathNode)) }
+        }
     }
 
     private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: CodingPathNode) throws
