@@ -44,26 +44,27 @@ enum FoundationClass {
 /// Swift arrays, sets and ordered sets archive as lists (`NS.objects`, or `NS.object.N` for NSOrderedSet).
 /// Elements are encoded through the generic entry point, so no element is boxed in an existential.
 protocol _ArchiveListEncodable {
-    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue]
+    /// The references to the elements; `path` is the list's coding path, made only if an element needs it.
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue]
     var _archiveListClass: ArchiveClass { get }
 }
 
 extension Array: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
         try context.encodeElements(self, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.array }
 }
 
 extension Set: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
         try context.encodeElements(self, count: count, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
 extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: CodingPathNode) throws -> [ArchiveValue] {
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
         try context.encodeElements(self, count: count, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }

@@ -88,7 +88,14 @@ final class EncodingContext {
     func fieldValue<T: Encodable>(_ value: T, childPath: () -> CodingPathNode) throws -> ArchiveValue {
         if T.self == String.self { return .uid(builder.append(.string(unsafeBitCast(value, to: String.self)))) }
         if T.self != Data.self, let scalar = Self.foundationScalar(value) { return scalar }
-        return try encodeReference(value, codingPathNode: childPath())
+        // The common field kinds that need no coding path are encoded without making one (a path node is an
+        // allocation); the others go through encodeReference.
+        switch kinds.kind(of: T.self) {
+        case .object(isClass: true): return .uid(reference(to: value, ClassReferences.object(value)))
+        case .foundationObject where T.self == Date.self: return .uid(encodeDate(unsafeBitCast(value, to: Date.self)))
+        case .list(let listType): return .uid(try encodeList(listType, value, childPath))
+        default: return try encodeReference(value, codingPathNode: childPath())
+        }
     }
 
     /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
@@ -99,7 +106,7 @@ final class EncodingContext {
         case .foundationObject:
             return .uid(try encodeFoundationObject(value, codingPathNode: codingPathNode))
         case .list(let listType):
-            return .uid(try encodeList(listType, value, codingPathNode))
+            return .uid(try encodeList(listType, value) { codingPathNode })
         case .dictionary(let dictionaryType):
             return .uid(try encodeDictionary(dictionaryType, value, codingPathNode))
         case .graphValue:
@@ -131,7 +138,7 @@ final class EncodingContext {
     /// The references to a list's elements, as ``encodeReference(_:codingPathNode:)`` gives them one by one. The
     /// element type's kind is looked up once: strings and class instances, the common elements, skip the
     /// per-element dispatch.
-    func encodeElements<S: Sequence>(_ list: S, count: Int, codingPathNode: CodingPathNode) throws -> [ArchiveValue]
+    func encodeElements<S: Sequence>(_ list: S, count: Int, codingPathNode: () -> CodingPathNode) throws -> [ArchiveValue]
     where S.Element: Encodable {
         var elements: [ArchiveValue] = []
         elements.reserveCapacity(count)
@@ -142,7 +149,7 @@ final class EncodingContext {
 
     /// ``encodeElements(_:count:codingPathNode:)`` for an array, read by index: in this unspecialized code, an
     /// iterator costs a protocol call per element.
-    func encodeElements<E: Encodable>(_ list: [E], codingPathNode: CodingPathNode) throws -> [ArchiveValue] {
+    func encodeElements<E: Encodable>(_ list: [E], codingPathNode: () -> CodingPathNode) throws -> [ArchiveValue] {
         var elements: [ArchiveValue] = []
         elements.reserveCapacity(list.count)
         var i = 0
@@ -155,18 +162,19 @@ final class EncodingContext {
     }
 
     private func encodeElements<E: Encodable>(into elements: inout [ArchiveValue], kind: EncodeKind,
-                                              _ codingPathNode: CodingPathNode, next: () -> E?) throws {
+                                              _ codingPathNode: () -> CodingPathNode, next: () -> E?) throws {
         switch kind {
         case .scalar where E.self == String.self:
             while let element = next() { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
         case .object(isClass: true):
             while let element = next() { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
         default:
-            while let element = next() { elements.append(try encodeReference(element, codingPathNode: codingPathNode)) }
+            let path = codingPathNode()
+            while let element = next() { elements.append(try encodeReference(element, codingPathNode: path)) }
         }
     }
 
-    private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: CodingPathNode) throws
+    private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: () -> CodingPathNode) throws
         -> ArchiveUID
     {
         precondition(L.self == T.self)
@@ -452,16 +460,18 @@ final class EncodingContext {
         return nil
     }
 
+    /// An `NSDate`: its `NS.time`.
+    private func encodeDate(_ date: Date) -> ArchiveUID {
+        builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+    }
+
     /// Instances of Foundation classes for Swift types that map to them.
     private func encodeFoundationObject<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveUID {
-        if T.self == Date.self {
-            // The common one, without a dynamic cast.
-            let date = unsafeBitCast(value, to: Date.self)
-            return builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
-        }
+        // The common one, without a dynamic cast.
+        if T.self == Date.self { return encodeDate(unsafeBitCast(value, to: Date.self)) }
         switch value {
         case let date as Date:
-            return builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+            return encodeDate(date)
         case let url as URL:
             let base: ArchiveValue = try url.baseURL.map { try encodeReference($0, codingPathNode: codingPathNode) } ?? .uid(.null)
             let relative = builder.append(.string(url.baseURL == nil ? url.absoluteString : url.relativeString))
