@@ -180,3 +180,23 @@ extension ObjectLayerFuzzRegressionTests {
         #expect(try unarchiver.decodeFloat(forKey: "f").bitPattern == value.bitPattern)
     }
 }
+
+extension ObjectLayerFuzzRegressionTests {
+    /// Structure-aware `diff` target (oracle lazy-eager): `$objects[1]` is a plain array of UIDs naming itself. The
+    /// archive is valid (the validated view opens it) and the lazy reader shows the UIDs as they are; the graph
+    /// refuses it, because a graph written anew would give those UIDs other objects. The oracle now compares the
+    /// lazy reader with the view's refusals, not with the graph's own.
+    @Test func aPlainArrayOfUIDsIsReadLazilyAndRefusedByTheGraph() throws {
+        let array = ArchiveValue.array([.uid(ArchiveUID(1)), .uid(ArchiveUID(1)), .uid(ArchiveUID(1))])
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: [.string("$null"), array]).binaryPlist()
+        _ = try KeyedArchiveView(bytes: bytes)
+        let lazy = try LazyKeyedArchive(bytes: bytes)
+        let values = try lazy.values(at: ArchivePath(parsing: "$top.root"))
+        #expect(values.first?.json(prettyPrinted: false) == #"{"$entry":[{"$cfuid":1},{"$cfuid":1},{"$cfuid":1}]}"#)
+        #expect {
+            _ = try ArchiveGraph(bytes: bytes)
+        } throws: { error in
+            (error as? ArchiveError)?.reason == "$objects[1] is a plain array holding UIDs, not an instance; the graph cannot keep it"
+        }
+    }
+}
