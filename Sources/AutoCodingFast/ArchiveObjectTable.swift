@@ -92,9 +92,6 @@ package struct ArchiveObjectTable {
         return true
     }
 
-    /// An entry as a plain value (an instance as its dictionary, `$class` last).
-    package subscript(uid: ArchiveUID) -> ArchiveValue { value(of: entries[uid.index]) }
-
     /// The whole table as plain values.
     package var materialized: [ArchiveValue] { entries.map(value(of:)) }
 

@@ -32,9 +32,6 @@ final class ArchiveTableBuilder {
     /// Fills a reserved entry with a copy of another.
     func fill(_ uid: ArchiveUID, copying source: ArchiveUID) { table.copy(source, to: uid) }
 
-    /// The entry at `uid` as a plain value.
-    subscript(uid: ArchiveUID) -> ArchiveValue { table[uid] }
-
     /// Points an instance's `$class` at `archiveClass`; false when the entry is not an instance.
     func setClass(_ uid: ArchiveUID, to archiveClass: ArchiveClass) -> Bool {
         table.setClass(uid, to: classUID(archiveClass))
