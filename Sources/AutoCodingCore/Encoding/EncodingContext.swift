@@ -90,17 +90,25 @@ final class EncodingContext {
         if T.self != Data.self, let scalar = Self.foundationScalar(value) { return scalar }
         // The common field kinds that need no coding path are encoded without making one (a path node is an
         // allocation); the others go through encodeReference.
-        switch kinds.kind(of: T.self) {
+        let kind = kinds.kind(of: T.self)
+        switch kind {
         case .object(isClass: true): return .uid(reference(to: value, ClassReferences.object(value)))
         case .foundationObject where T.self == Date.self: return .uid(encodeDate(unsafeBitCast(value, to: Date.self)))
         case .list(let listType): return .uid(try encodeList(listType, value, childPath))
-        default: return try encodeReference(value, codingPathNode: childPath())
+        default: return try encodeReference(value, kind: kind, codingPathNode: childPath())
         }
     }
 
     /// Encodes `value` as an `$objects` entry and returns the UID value that refers to it.
     func encodeReference<T: Encodable>(_ value: T, codingPathNode: CodingPathNode) throws -> ArchiveValue {
-        switch kinds.kind(of: T.self) {
+        try encodeReference(value, kind: kinds.kind(of: T.self), codingPathNode: codingPathNode)
+    }
+
+    /// ``encodeReference(_:codingPathNode:)`` for a caller that has looked `T`'s kind up already.
+    private func encodeReference<T: Encodable>(_ value: T, kind: EncodeKind, codingPathNode: CodingPathNode) throws
+        -> ArchiveValue
+    {
+        switch kind {
         case .scalar:
             return .uid(builder.append(Self.foundationScalar(value) ?? .uid(.null)))
         case .foundationObject:
@@ -170,7 +178,7 @@ final class EncodingContext {
             while let element = next() { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
         default:
             let path = codingPathNode()
-            while let element = next() { elements.append(try encodeReference(element, codingPathNode: path)) }
+            while let element = next() { elements.append(try encodeReference(element, kind: kind, codingPathNode: path)) }
         }
     }
 

@@ -343,6 +343,8 @@ struct BPlistWriter {
     /// Then they have the same bytes; the converse need not hold (use ``sameBytes(_:_:)``). A key written from a
     /// literal is identical at every instance, and this costs two comparisons where `sameBytes` costs a `memcmp`.
     fileprivate static func isIdentical(_ a: String, _ b: String) -> Bool {
+        // Two words on 64-bit platforms; elsewhere the byte comparison alone decides.
+        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return false }
         let x = unsafeBitCast(a, to: (UInt64, UInt64).self)
         let y = unsafeBitCast(b, to: (UInt64, UInt64).self)
         return x == y
