@@ -399,6 +399,54 @@ struct MalformedArchiveTests {
         expectError(.invalidOffset, reading: bytes, mentioning: "object 0", "offset 4096")
     }
 
+    // MARK: Widths and short strings (the validator reads each width and short tails with their own loads)
+
+    /// A plist of an ASCII string (object 0) and an array holding it (object 1, the top), with `offsetWidth`-byte
+    /// offsets and `refWidth`-byte references; the array's marker (0xA1) has its high bit set, right after the
+    /// string's last byte.
+    static func stringInArray(_ string: [UInt8], offsetWidth: Int, refWidth: Int, reference: UInt64 = 0) -> [UInt8] {
+        func bigEndian(_ value: UInt64, _ width: Int) -> [UInt8] {
+            (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
+        }
+        var bytes = Array("bplist00".utf8)
+        let stringOffset = bytes.count
+        bytes += (string.count < 15 ? [0x50 | UInt8(string.count)] : [0x5F, 0x10, UInt8(string.count)]) + string
+        let arrayOffset = bytes.count
+        bytes += [0xA1] + bigEndian(reference, refWidth)
+        let tableOffset = bytes.count
+        bytes += bigEndian(UInt64(stringOffset), offsetWidth) + bigEndian(UInt64(arrayOffset), offsetWidth)
+        bytes += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(refWidth)]
+        bytes += bigEndian(2, 8) + bigEndian(1, 8) + bigEndian(UInt64(tableOffset), 8)
+        return bytes
+    }
+
+    @Test(arguments: 1...8)
+    func readsEveryOffsetAndReferenceWidth(width: Int) throws {
+        for (offsetWidth, refWidth) in [(width, width), (width, 1), (1, width)] {
+            let bytes = Self.stringInArray(Array("ab".utf8), offsetWidth: offsetWidth, refWidth: refWidth)
+            #expect(try ArchiveValue(propertyList: bytes) == .array([.string("ab")]), "offsets \(offsetWidth), refs \(refWidth)")
+            // The largest reference of the width, past the two objects.
+            let beyond = refWidth == 8 ? UInt64.max : (1 << UInt64(8 * refWidth)) - 1
+            expectError(
+                .invalidReference,
+                reading: Self.stringInArray(Array("ab".utf8), offsetWidth: offsetWidth, refWidth: refWidth, reference: beyond),
+                mentioning: "object 1")
+        }
+    }
+
+    @Test(arguments: 1...17)
+    func checksEveryByteOfAnASCIIStringAndNoByteAfterIt(length: Int) throws {
+        let plain = [UInt8](repeating: 0x61, count: length)
+        #expect(try ArchiveValue(propertyList: Self.stringInArray(plain, offsetWidth: 1, refWidth: 1))
+            == .array([.string(String(repeating: "a", count: length))]))
+        for position in 0..<length {
+            var bad = plain
+            bad[position] = 0xE9
+            expectError(
+                .invalidObject, reading: Self.stringInArray(bad, offsetWidth: 1, refWidth: 1), mentioning: "above 0x7F")
+        }
+    }
+
     // MARK: References
 
     @Test func rejectsAReferenceBeyondTheObjectTable() {

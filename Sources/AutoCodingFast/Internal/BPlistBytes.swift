@@ -108,6 +108,13 @@ enum BPlistBytes {
             if bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
             i += 8
         }
+        // A tail of 1 to 7 bytes with 8 readable: one load, the bytes past the string masked off (most strings
+        // are that short).
+        if i < end, i + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let mask: UInt64 = (1 << UInt64(8 * (end - i))) - 1
+            return word & mask & 0x8080_8080_8080_8080 == 0
+        }
         while i < end {
             if bytes[i] & 0x80 != 0 { return false }
             i += 1

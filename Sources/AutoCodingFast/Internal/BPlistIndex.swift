@@ -59,19 +59,46 @@ package struct BPlistIndex: Sendable {
         var failure: ArchiveError?
         records = [Record](unsafeUninitializedCapacity: trailer.objectCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            for object in 0..<trailer.objectCount {
-                do throws(ArchiveError) {
-                    (base + object).initialize(to: try Self.record(object: object, in: bytes, trailer: trailer))
-                } catch {
-                    failure = error
-                    initialized = object
-                    return
+            do throws(ArchiveError) {
+                // One loop per offset width, so that reading an offset-table entry is one load, not a switch.
+                switch trailer.offsetIntSize {
+                case 1: try Self.parseRecords(into: base, bytes, trailer, width: 1, initialized: &initialized)
+                case 2: try Self.parseRecords(into: base, bytes, trailer, width: 2, initialized: &initialized)
+                case 4: try Self.parseRecords(into: base, bytes, trailer, width: 4, initialized: &initialized)
+                default:
+                    try Self.parseRecords(into: base, bytes, trailer, width: trailer.offsetIntSize, initialized: &initialized)
                 }
+            } catch {
+                failure = error
             }
-            initialized = trailer.objectCount
         }
         if let failure { throw failure }
-        try checkContainers(bytes, depthLimit: options.containerDepthLimit)
+        // One pass per reference width, for the same reason.
+        let limit = options.containerDepthLimit
+        switch trailer.objectRefSize {
+        case 1: try checkContainers(bytes, references: UInt8.self, depthLimit: limit)
+        case 2: try checkContainers(bytes, references: UInt16.self, depthLimit: limit)
+        case 4: try checkContainers(bytes, references: UInt32.self, depthLimit: limit)
+        default: try checkContainers(bytes, references: UInt64.self, depthLimit: limit)
+        }
+    }
+
+    /// Parses every record into `base`, counting in `initialized` those written.
+    @inline(__always)
+    private static func parseRecords(
+        into base: UnsafeMutablePointer<Record>, _ bytes: UnsafeRawBufferPointer, _ trailer: BPlistTrailer, width: Int,
+        initialized: inout Int
+    ) throws(ArchiveError) {
+        for object in 0..<trailer.objectCount {
+            do throws(ArchiveError) {
+                let offset = try objectOffset(object, in: bytes, trailer: trailer, width: width)
+                (base + object).initialize(to: try record(object: object, at: offset, in: bytes, trailer: trailer))
+            } catch {
+                initialized = object
+                throw error
+            }
+        }
+        initialized = trailer.objectCount
     }
 
     /// A table with no records, for ``LazyKeyedArchive``, which parses records one at a time with
@@ -86,14 +113,22 @@ package struct BPlistIndex: Sendable {
     static func record(object: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer) throws(ArchiveError)
         -> Record
     {
-        let entry = trailer.offsetTableOffset + object * trailer.offsetIntSize
-        let offset = BPlistBytes.readUInt(bytes, at: entry, width: trailer.offsetIntSize)
+        let offset = try objectOffset(object, in: bytes, trailer: trailer, width: trailer.offsetIntSize)
+        return try record(object: object, at: offset, in: bytes, trailer: trailer)
+    }
+
+    /// Object `object`'s offset-table entry (`width` bytes), checked to point into the object area.
+    @inline(__always)
+    private static func objectOffset(
+        _ object: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer, width: Int
+    ) throws(ArchiveError) -> Int {
+        let offset = BPlistBytes.readUInt(bytes, at: trailer.offsetTableOffset + object * width, width: width)
         guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else {
             throw ArchiveError(
                 .invalidOffset,
                 "object \(object) has offset \(offset), outside the object area 8..<\(trailer.offsetTableOffset)")
         }
-        return try record(object: object, at: Int(offset), in: bytes, trailer: trailer)
+        return Int(offset)
     }
 
     /// Parses the marker at `offset` and checks that the whole object lies before the offset table.
@@ -221,12 +256,17 @@ package struct BPlistIndex: Sendable {
 
     /// Checks every container once, depth first without recursion: references in range, keys are strings,
     /// no cycles, and no chain of nested containers longer than `depthLimit`.
-    private func checkContainers(_ bytes: UnsafeRawBufferPointer, depthLimit: Int) throws(ArchiveError) {
+    /// References are read as `Reference` when they are that wide (the reader specialized for the width), byte
+    /// by byte otherwise (3, 5, 6 or 7 bytes).
+    private func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
+        _ bytes: UnsafeRawBufferPointer, references: Reference.Type, depthLimit: Int
+    ) throws(ArchiveError) {
         let limit = depthLimit
+        let refSize = trailer.objectRefSize
+        let exact = MemoryLayout<Reference>.size == refSize
         // 0: not visited; 1: on the current path; h + 2: done, with h the height of its nesting.
         var mark = [UInt16](repeating: 0, count: records.count)
         var stack: [(object: Int, next: Int, height: Int)] = []
-        let refSize = trailer.objectRefSize
         let count = records.count
 
         for start in 0..<count where records[start].kind.isContainer && mark[start] == 0 {
@@ -243,7 +283,10 @@ package struct BPlistIndex: Sendable {
                 var height = top.height
                 var descended = false
                 while next < refs {
-                    let child = BPlistBytes.readUInt(bytes, at: record.offset + next * refSize, width: refSize)
+                    let at = record.offset + next * refSize
+                    let child = exact
+                        ? UInt64(Reference(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: Reference.self)))
+                        : BPlistBytes.readUInt(bytes, at: at, width: refSize)
                     guard child < UInt64(count) else {
                         throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count)
                     }
