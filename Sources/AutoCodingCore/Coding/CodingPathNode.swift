@@ -15,6 +15,12 @@ enum CodingPathNode: Sendable {
     @inline(__always)
     func appending(index: Int) -> CodingPathNode { .node(self, ArchiveCodingKey(intValue: index)) }
 
+    /// Whether this is the path of the decode's root value (no key at all).
+    var isRoot: Bool {
+        if case .root = self { return true }
+        return false
+    }
+
     /// The keys from the root.
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []

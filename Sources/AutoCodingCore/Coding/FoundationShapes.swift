@@ -99,7 +99,9 @@ extension Array: _ArchiveListDecodable where Element: Decodable {
         var result: [Element] = []
         result.reserveCapacity(elements.count)
         for (i, element) in elements.enumerated() {
-            result.append(try context.decode(Element.self, at: element, path: path.appending(index: i)))
+            result.append(
+                try context.decodeChild(
+                    Element.self, node: context.resolve(element), key: ArchiveCodingKey(intValue: i), below: path))
         }
         return result
     }

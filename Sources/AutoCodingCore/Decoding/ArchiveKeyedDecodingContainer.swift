@@ -93,14 +93,14 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     // MARK: Everything else
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try context.decode(type, at: try entry(key), path: codingPathNode.appending(ArchiveCodingKey(key)))
+        try context.decodeChild(type, node: context.resolve(try entry(key)), key: ArchiveCodingKey(key), below: codingPathNode)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let object = context.field(key.stringValue, of: decoder.node) else { return nil }
         let node = try context.resolve(object)
         if node.isNull { return nil }
-        return try context.decode(type, node: node, path: codingPathNode.appending(ArchiveCodingKey(key)))
+        return try context.decodeChild(type, node: node, key: ArchiveCodingKey(key), below: codingPathNode)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws

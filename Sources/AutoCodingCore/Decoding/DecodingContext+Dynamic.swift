@@ -178,7 +178,7 @@ extension DecodingContext {
         }
         defer { if node.uid != nil { inProgress.removeLast() } }
         let coder = KeyedUnarchiver(context: self, node: node, path: path)
-        let concrete = try checkedClass(T.self, node: node, path: path)
+        let concrete: AnyClass = try checkedClass(T.self, node: node, path: path)
         let object: any ArchiveCoding
         do {
             if ObjectIdentifier(concrete) == ObjectIdentifier(T.self) {

@@ -356,7 +356,7 @@ final class DecodingContext {
             return check.result
         }
         if !classChecks.isEmpty, let known = classChecks[descriptor], known.expected == id { return known.result }
-        let result = try computeClass(expected, node: node, path: path)
+        let result: AnyClass = try computeClass(expected, node: node, path: path)
         let check = ClassCheck(descriptor: descriptor, expected: id, result: result)
         if recentClassChecks.count < 8 { recentClassChecks.append(check) } else { classChecks[descriptor] = check }
         return check.result
@@ -404,17 +404,43 @@ final class DecodingContext {
         return false
     }
 
-    /// Decodes the field `key` of an object at `parent`, whose value is at `node`. Scalars are read with the
-    /// parent's path (the key is added only to an error), so no path node is made for them.
-    func decodeField<T: Decodable>(_ type: T.Type, node: Node, key: String, below parent: CodingPathNode) throws -> T {
-        guard allowedClassNames == nil, case .foundation = kinds.kind(of: T.self) else {
-            return try decode(type, node: node, path: parent.appending(ArchiveCodingKey(key)))
+    /// Decodes the value at `node`, stored under `key` (a field name or a list index) of the value at `parent`.
+    ///
+    /// A value that makes no decoder of its own (a Foundation scalar, an `@AutoCoding` object met while others
+    /// are being filled, which is only queued, or a class instance decoded already) is read with the parent's
+    /// path, and the key is added only to an error it throws at that level: no path node is allocated for it.
+    /// One per field and list element was about a tenth of a model decode. Anything else, and every value
+    /// under the root or under secure decoding, gets its own path node, which its decoder shows as
+    /// `codingPath`.
+    func decodeChild<T: Decodable>(_ type: T.Type, node: Node, key: ArchiveCodingKey, below parent: CodingPathNode)
+        throws -> T
+    {
+        if allowedClassNames == nil, !parent.isRoot {
+            switch kinds.kind(of: T.self) {
+            case .foundation:
+                do {
+                    return try FoundationValues.decode(type, node: node, context: self, path: parent)
+                } catch let error as DecodingError {
+                    throw error.prefixingKey(key, below: parent)
+                }
+            case .autoCodingObject(let autoType) where isDraining:
+                do {
+                    return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: parent)
+                } catch let error as DecodingError {
+                    throw error.prefixingKey(key, below: parent)
+                }
+            case .object(isClass: true) where node.uid.map { instances[$0] != nil } ?? false:
+                // A class instance decoded already (a shared reference) is only looked up.
+                do {
+                    return try decodeInstance(type, node: node, path: parent, isClass: true)
+                } catch let error as DecodingError {
+                    throw error.prefixingKey(key, below: parent)
+                }
+            default:
+                break
+            }
         }
-        do {
-            return try FoundationValues.decode(type, node: node, context: self, path: parent)
-        } catch let error as DecodingError {
-            throw error.prefixingKey(ArchiveCodingKey(key), below: parent)
-        }
+        return try decode(type, node: node, path: parent.appending(key))
     }
 
     // MARK: @AutoCoding objects: allocate, register, fill later
@@ -450,7 +476,7 @@ final class DecodingContext {
         }
         let object: any AutoCodingObject
         let result: T
-        let concrete = try checkedClass(A.self, node: node, path: path)
+        let concrete: AnyClass = try checkedClass(A.self, node: node, path: path)
         if ObjectIdentifier(concrete) != ObjectIdentifier(A.self) {
             guard let registered = concrete as? any AutoCodingObject.Type else {
                 throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an @AutoCoding class")
@@ -484,7 +510,9 @@ final class DecodingContext {
         isDraining = true
         defer { isDraining = false }
         while let fill = fills.popLast() {
-            let decoder = _ArchiveDecoder(context: self, node: fill.node, codingPathNode: fill.path)
+            // Boxed once: `_ArchiveDecoder` is wider than an existential's inline buffer, so each of the three
+            // calls below would box a copy of its own.
+            let decoder: any Decoder = _ArchiveDecoder(context: self, node: fill.node, codingPathNode: fill.path)
             try fill.object.autoCodingWillDecode(from: decoder)
             try fill.object.decodeProperties(from: decoder)
             try fill.object.autoCodingDidDecode(from: decoder)

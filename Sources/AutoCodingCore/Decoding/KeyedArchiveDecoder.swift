@@ -27,7 +27,9 @@ public struct KeyedArchiveDecoder: Sendable {
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// The registry consulted after this decoder's own ``setClass(_:forClassName:)`` entries.
     public var registry: ArchiveClassRegistry = .shared
-    var classes: [String: any Decodable.Type] = [:]
+    /// Types by class name (``setClass(_:forClassName:)``). Metatypes are immutable, so sharing them across
+    /// threads is safe; the checker cannot see that for a type that is not `Sendable` itself.
+    nonisolated(unsafe) var classes: [String: any Decodable.Type] = [:]
 
     /// Creates a decoder with the defaults.
     public init() {}

@@ -342,7 +342,6 @@ final class EncodingContext {
         } else {
             try value.encode(to: encoder)
         }
-        let archiveClass = { self.archiveClass(for: Swift.type(of: value as Any)) }
         let classUID = { self.classUID(for: Swift.type(of: value as Any)) }
         switch encoder.storage {
         case .none:

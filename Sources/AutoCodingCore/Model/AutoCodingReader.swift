@@ -13,7 +13,7 @@ public struct AutoCodingReader {
 
     /// A reader of the object `decoder` is positioned on.
     public init(_ decoder: any Decoder) throws {
-        if let archive = decoder as? _ArchiveDecoder {
+        if let archive = _ArchiveDecoder.opened(decoder) {
             try archive.checkKeyedObject()
             self.archive = archive
             container = nil
@@ -36,7 +36,8 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
             try Self.describing(owner, key) {
-                property = try context.decodeField(T.self, node: try context.resolve(object), key: key, below: archive.codingPathNode)
+                property = try context.decodeChild(
+                    T.self, node: try context.resolve(object), key: ArchiveCodingKey(key), below: archive.codingPathNode)
             }
             return
         }
@@ -64,7 +65,7 @@ public struct AutoCodingReader {
                 return
             }
             try Self.describing(owner, key) {
-                property = try context.decodeField(T.self, node: node, key: key, below: archive.codingPathNode)
+                property = try context.decodeChild(T.self, node: node, key: ArchiveCodingKey(key), below: archive.codingPathNode)
             }
             return
         }
@@ -74,7 +75,7 @@ public struct AutoCodingReader {
     typealias ScalarRead<T> = (DecodingContext.Node, DecodingContext, CodingPathNode) throws -> T
 
     /// Reads a property of a scalar type with `read`, as ``read(_:keys:in:)`` reads it through the decoder's
-    /// generic dispatch (``DecodingContext/decodeField(_:node:key:below:)``) but without asking for the type's
+    /// generic dispatch (``DecodingContext/decodeChild(_:node:key:below:)``) but without asking for the type's
     /// decode kind: the same values, the same errors. Secure decoding, whose class checks run per value, and
     /// other decoders than this package's take the generic way.
     @inline(__always)
