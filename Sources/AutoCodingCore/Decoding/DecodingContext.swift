@@ -463,29 +463,38 @@ final class DecodingContext {
         guard !node.isNull else {
             throw DecodingError.valueNotFound(T.self, .init(codingPath: path.path, debugDescription: "Found $null."))
         }
-        guard kind(node) == .dictionary, node.uid != nil else {
+        guard kind(node) == .dictionary, let uid = node.uid else {
             throw DecodingError.archiveTypeMismatch(T.self, at: path, found: describe(node))
         }
-        if let uid = node.uid, let existing = instances[uid] {
+        if let existing = instances[uid] {
             // A reference to an object already decoded (shared friends): an exact class match needs no cast.
             if ClassReferences.isExactly(existing, T.self) { return unsafeBitCast(existing, to: T.self) }
-            guard let instance = existing as? T else {
-                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
-            }
-            return instance
+            return try Self.cast(existing, to: T.self, uid: uid, path: path)
         }
+        return try decodeNewAutoCodingObject(A.self, as: T.self, node: node, path: path)
+    }
+
+    /// An instance decoded already, as `T`, or the type mismatch naming it. Kept out of the callers: a cast
+    /// needs the metadata of `T?`, which a generic caller would otherwise look up (hundreds of instructions)
+    /// on every call, even when it returns before the cast.
+    @inline(never)
+    private static func cast<T>(_ existing: AnyObject, to type: T.Type, uid: UInt32, path: CodingPathNode) throws -> T {
+        guard let instance = existing as? T else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
+        }
+        return instance
+    }
+
+    /// The first reference to an `@AutoCoding` object (see ``decodeAutoCodingObject(_:as:node:path:)``).
+    @inline(never)
+    private func decodeNewAutoCodingObject<A: AutoCodingObject, T>(_ type: A.Type, as: T.Type, node: Node,
+                                                                   path: CodingPathNode) throws -> T
+    {
         let object: any AutoCodingObject
         let result: T
         let concrete: AnyClass = try checkedClass(A.self, node: node, path: path)
         if ObjectIdentifier(concrete) != ObjectIdentifier(A.self) {
-            guard let registered = concrete as? any AutoCodingObject.Type else {
-                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an @AutoCoding class")
-            }
-            object = registered.init(autoCodingShell: AutoCodingShell())
-            guard let cast = object as? T else {
-                throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(registered)")
-            }
-            result = cast
+            (object, result) = try Self.registeredShell(concrete, as: T.self, path: path)
         } else {
             precondition(A.self == T.self)
             let shell = A(autoCodingShell: AutoCodingShell())
@@ -498,11 +507,29 @@ final class DecodingContext {
         guard !isDraining else { return result }
         try drainFills()
         // The outermost call hands out the substitute, if the object chose one.
-        if let uid = node.uid, let final = instances[uid], final !== object, let substitute = final as? T {
-            return substitute
-        }
+        if let uid = node.uid, let final = instances[uid], final !== object { return Self.substitute(final, for: result) }
         return result
     }
+
+    /// A new shell of `concrete`, a class registered for the archived name, as `T`. The casts are kept out of
+    /// the caller for the reason ``cast(_:to:uid:path:)`` gives.
+    @inline(never)
+    private static func registeredShell<T>(_ concrete: AnyClass, as: T.Type, path: CodingPathNode) throws
+        -> (any AutoCodingObject, T)
+    {
+        guard let registered = concrete as? any AutoCodingObject.Type else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(concrete), not an @AutoCoding class")
+        }
+        let object = registered.init(autoCodingShell: AutoCodingShell())
+        guard let cast = object as? T else {
+            throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(registered)")
+        }
+        return (object, cast)
+    }
+
+    /// The object that replaced a decoded one (`autoCodingReplacement()`), when it is a `T`; else `result`.
+    @inline(never)
+    private static func substitute<T>(_ replacement: AnyObject, for result: T) -> T { (replacement as? T) ?? result }
 
     /// Fills queued objects until none is left: hooks, then the generated `decodeProperties(from:)`.
     func drainFills() throws {
@@ -577,14 +604,19 @@ final class DecodingContext {
     /// Decodes an object through `init(from:)`. Class instances are decoded once per UID; a class registered
     /// for the archived class name is decoded in place of `type` when it is a subtype of it.
     private func decodeInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode, isClass: Bool) throws -> T {
+        if isClass, let uid = node.uid, let existing = instances[uid] {
+            if ClassReferences.isExactly(existing, T.self) { return unsafeBitCast(existing, to: T.self) }
+            return try Self.cast(existing, to: T.self, uid: uid, path: path)
+        }
+        return try decodeNewInstance(type, node: node, path: path, isClass: isClass)
+    }
+
+    /// The first decode of an object (see ``decodeInstance(_:node:path:isClass:)``).
+    @inline(never)
+    private func decodeNewInstance<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathNode, isClass: Bool)
+        throws -> T
+    {
         if isClass, let uid = node.uid {
-            if let existing = instances[uid] {
-                if ClassReferences.isExactly(existing, T.self) { return unsafeBitCast(existing, to: T.self) }
-                guard let instance = existing as? T else {
-                    throw DecodingError.archiveTypeMismatch(T.self, at: path, found: "\(Swift.type(of: existing)) (UID \(uid))")
-                }
-                return instance
-            }
             if let start = inProgress.firstIndex(where: { $0.uid == uid }) {
                 let cycle = inProgress[start...].map { "\($0.type) (UID \($0.uid))" } + ["\(T.self) (UID \(uid))"]
                 throw DecodingError.archiveCorrupted(

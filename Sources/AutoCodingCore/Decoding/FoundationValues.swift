@@ -76,6 +76,15 @@ enum FoundationValues {
     static func integer<I: FixedWidthInteger>(_ type: I.Type, _ node: DecodingContext.Node, _ context: DecodingContext,
                                               _ path: CodingPathNode) throws -> I
     {
+        // `Int`, the usual case, through the copy specialized for it: called unspecialized (from a generic
+        // container), the conversion below looks up the metadata of `I?` on every call.
+        if I.self == Int.self { return unsafeBitCast(try exactInteger(Int.self, node, context, path), to: I.self) }
+        return try exactInteger(I.self, node, context, path)
+    }
+
+    private static func exactInteger<I: FixedWidthInteger>(
+        _ type: I.Type, _ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode
+    ) throws -> I {
         let r = try record(node, context, I.self, path)
         let converted: I?
         switch r.kind {
