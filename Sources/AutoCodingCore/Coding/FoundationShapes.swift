@@ -96,14 +96,17 @@ protocol _ArchiveListDecodable {
 
 extension Array: _ArchiveListDecodable where Element: Decodable {
     static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
-        var result: [Element] = []
-        result.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() {
-            result.append(
-                try context.decodeChild(
-                    Element.self, node: context.resolve(element), key: ArchiveCodingKey(intValue: i), below: path))
+        // Initialized in place: this runs unspecialized (the element type is known only at run time), where
+        // `reserveCapacity` and `append` look up the array type's metadata on every call.
+        try Array(unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+            for (i, element) in elements.enumerated() {
+                buffer.initializeElement(
+                    at: i,
+                    to: try context.decodeChild(
+                        Element.self, node: context.resolve(element), key: ArchiveCodingKey(intValue: i), below: path))
+                initialized = i + 1
+            }
         }
-        return result
     }
 }
 
