@@ -19,8 +19,18 @@ struct XMLScan {
         var awaitingValue = false
     }
 
-    private enum Scalar: String {
+    private enum Scalar: String, CaseIterable {
         case integer, real, date, data
+
+        /// The element's name.
+        var name: StaticString {
+            switch self {
+            case .integer: "integer"
+            case .real: "real"
+            case .date: "date"
+            case .data: "data"
+            }
+        }
     }
 
     private let bytes: UnsafeRawBufferPointer
@@ -29,8 +39,8 @@ struct XMLScan {
     private var frames: [Frame] = []
     private var elements = 0
     private var dictionaries: [Dictionary] = []
-    /// The elements open at `i`, innermost last, with the offsets of their start tags.
-    private var openTags: [(name: String, start: Int)] = []
+    /// The elements open at `i`, innermost last: where each name lies in `bytes`, and the offset of its start tag.
+    private var openTags: [(name: Range<Int>, start: Int)] = []
 
     /// Scans `bytes` and returns every dictionary in document order, or throws what libplist must not see.
     static func scan(
@@ -112,29 +122,33 @@ struct XMLScan {
         let isEmpty = bytes[i - 1] == Self.ascii("/")
         i += 1
         if isEmpty, nameEnd > nameStart, bytes[nameEnd - 1] == Self.ascii("/") { nameEnd -= 1 }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
+        // The name is compared in place, byte for byte as libplist compares it (no string is made per tag).
+        let name = nameStart..<nameEnd
 
-        if name.hasPrefix("/") {
+        if !name.isEmpty, bytes[nameStart] == Self.ascii("/") {
             // Every closing tag must close the element open last: libplist refuses a mismatch without saying
             // where, so the scan finds it first and names the line and column of both tags.
-            let closed = name.dropFirst()
+            let closed = nameStart + 1..<nameEnd
             guard let open = openTags.popLast() else {
                 // libplist ignores a stray closing tag after the document (`</plist>` once a DOCTYPE swallowed
                 // the start tag), but not one of a container.
-                guard closed != "array" && closed != "dict" else {
-                    throw Self.malformed("closing tag </\(closed)> at \(position(start)) has no open <array> or <dict>")
+                guard !nameIs("array", closed) && !nameIs("dict", closed) else {
+                    throw Self.malformed(
+                        "closing tag </\(text(closed))> at \(position(start)) has no open <array> or <dict>")
                 }
                 return
             }
-            guard open.name == closed else {
+            guard open.name.count == closed.count,
+                BPlistBytes.equal(bytes, at: open.name.lowerBound, bytes, at: closed.lowerBound, count: closed.count)
+            else {
                 throw Self.malformed(
-                    "closing tag </\(closed)> at \(position(start)) does not match <\(open.name)> at \(position(open.start))")
+                    "closing tag </\(text(closed))> at \(position(start)) does not match <\(text(open.name))> at \(position(open.start))")
             }
-            if closed == "array" || closed == "dict" { frames.removeLast() }
+            if nameIs("array", closed) || nameIs("dict", closed) { frames.removeLast() }
             return
         }
         if !isEmpty { openTags.append((name, start)) }
-        if name == "plist" { return }
+        if nameIs("plist", name) { return }
 
         elements += 1
         guard elements <= options.maxObjectCount else {
@@ -146,17 +160,16 @@ struct XMLScan {
         // In a dictionary, libplist takes a <key> as a key only when no key waits for its value (and it is not
         // the empty <key/>, which it reads as a string value).
         if let top = frames.indices.last, let dictionary = frames[top].dictionary {
-            if name == "key" && !isEmpty && !frames[top].awaitingValue {
+            if nameIs("key", name) && !isEmpty && !frames[top].awaitingValue {
                 dictionaries[dictionary].keys += 1
                 frames[top].awaitingValue = true
                 return
             }
             frames[top].awaitingValue = false
         }
-        switch name {
-        case "array", "dict":
+        if nameIs("array", name) || nameIs("dict", name) {
             var dictionary: Int? = nil
-            if name == "dict" {
+            if nameIs("dict", name) {
                 dictionary = dictionaries.count
                 dictionaries.append(Dictionary(offset: start, keys: 0))
             }
@@ -168,15 +181,26 @@ struct XMLScan {
                     "XML containers nest deeper than the depth limit \(max(options.depthLimit, 1)) at \(position(start))"
                 )
             }
-        default:
-            guard let scalar = Scalar(rawValue: name) else { return }
-            guard !isEmpty else {
-                // libplist reads <integer/>, <real/> and <date/> as 0; CoreFoundation rejects them.
-                if scalar != .data { throw Self.badText(scalar, at: position(start), "nothing") }
-                return
-            }
-            try checkText(of: scalar, start)
+            return
         }
+        guard let scalar = Scalar.allCases.first(where: { nameIs($0.name, name) }) else { return }
+        guard !isEmpty else {
+            // libplist reads <integer/>, <real/> and <date/> as 0; CoreFoundation rejects them.
+            if scalar != .data { throw Self.badText(scalar, at: position(start), "nothing") }
+            return
+        }
+        try checkText(of: scalar, start)
+    }
+
+    /// Whether the tag name at `range` of `bytes` is `name`.
+    @inline(__always)
+    private func nameIs(_ name: StaticString, _ range: Range<Int>) -> Bool {
+        range.count == name.utf8CodeUnitCount && matches(name, at: range.lowerBound)
+    }
+
+    /// The text at `range` of `bytes`, for a message.
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// Checks the text of a scalar element whose start tag ends just before `i`, leaving `i` at the `<` of the
