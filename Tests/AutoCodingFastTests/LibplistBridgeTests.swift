@@ -420,8 +420,17 @@ struct LibplistBridgeTests {
         let bytes = Self.referenceBomb(levels: levels)
         try bytes.withUnsafeBytes { raw in
             let index = try BPlistIndex(validating: raw, options: ArchiveReadingOptions())
-            try index.checkExpandedSize(in: raw, limit: nodes)
-            #expect(throws: ArchiveError.self) { try index.checkExpandedSize(in: raw, limit: nodes - 1) }
+            // Measured by the container check (the native reader's way) and by the walk (libplist's), the same.
+            #expect(index.expansion?.top == UInt32(nodes))
+            var messages: [String] = []
+            for forLibplist in [true, false] {
+                try index.checkExpandedSize(in: raw, limit: nodes, forLibplist: forLibplist)
+                let error = #expect(throws: ArchiveError.self) {
+                    try index.checkExpandedSize(in: raw, limit: nodes - 1, forLibplist: forLibplist)
+                }
+                messages.append(error?.reason ?? "")
+            }
+            #expect(messages[0] == messages[1] && messages[0].contains("expands to more than \(nodes - 1) nodes"))
         }
     }
 
@@ -438,9 +447,14 @@ struct LibplistBridgeTests {
         let bytes = Self.bplist(objects)
         try bytes.withUnsafeBytes { raw in
             let index = try BPlistIndex(validating: raw, options: ArchiveReadingOptions())
-            try index.checkExpandedSize(in: raw, limit: 15)
-            let error = #expect(throws: ArchiveError.self) { try index.checkExpandedSize(in: raw, limit: 14) }
-            #expect(error?.code == .limitExceeded)
+            for forLibplist in [true, false] {
+                // d and e are each referenced twice: the graph builder keeps each one value.
+                #expect(try index.checkExpandedSize(in: raw, limit: 15, forLibplist: forLibplist) == [1, 4])
+                let error = #expect(throws: ArchiveError.self) {
+                    try index.checkExpandedSize(in: raw, limit: 14, forLibplist: forLibplist)
+                }
+                #expect(error?.code == .limitExceeded)
+            }
         }
     }
 

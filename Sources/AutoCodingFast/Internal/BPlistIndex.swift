@@ -47,6 +47,19 @@ package struct BPlistIndex: Sendable {
 
     let trailer: BPlistTrailer
     package private(set) var records: [Record]
+    /// What the container check measured on the way (see ``Expansion``); nil for a table without records.
+    private(set) var expansion: Expansion?
+
+    /// The expanded size of the plist, measured by the container check: each container's size is 1 plus its
+    /// children's (a child container counted once per reference, a scalar or key 1), as
+    /// ``checkExpandedSize(in:limit:forLibplist:)`` counts it, saturated at `UInt32.max`.
+    struct Expansion: Sendable {
+        /// The top object's expanded size.
+        var top: UInt32
+        /// The containers referenced more than once (by any container, so at least those the top reaches more
+        /// than once).
+        var shared: Set<Int>
+    }
 
     package var topObject: Int { trailer.topObject }
     var refSize: Int { trailer.objectRefSize }
@@ -76,10 +89,10 @@ package struct BPlistIndex: Sendable {
         // One pass per reference width, for the same reason.
         let limit = options.containerDepthLimit
         switch trailer.objectRefSize {
-        case 1: try checkContainers(bytes, references: UInt8.self, depthLimit: limit)
-        case 2: try checkContainers(bytes, references: UInt16.self, depthLimit: limit)
-        case 4: try checkContainers(bytes, references: UInt32.self, depthLimit: limit)
-        default: try checkContainers(bytes, references: UInt64.self, depthLimit: limit)
+        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit)
+        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit)
+        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit)
+        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit)
         }
     }
 
@@ -107,6 +120,7 @@ package struct BPlistIndex: Sendable {
     init(recordReaderFor trailer: BPlistTrailer) {
         self.trailer = trailer
         self.records = []
+        self.expansion = nil
     }
 
     /// Reads object `object`'s offset-table entry, checks it points into the object area, and parses the record.
@@ -255,23 +269,31 @@ package struct BPlistIndex: Sendable {
     }
 
     /// Checks every container once, depth first without recursion: references in range, keys are strings,
-    /// no cycles, and no chain of nested containers longer than `depthLimit`.
+    /// no cycles, and no chain of nested containers longer than `depthLimit`. Measures the expanded size on
+    /// the way, so that ``checkExpandedSize(in:limit:forLibplist:)`` need not walk the containers again.
     /// References are read as `Reference` when they are that wide (the reader specialized for the width), byte
     /// by byte otherwise (3, 5, 6 or 7 bytes).
     private func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
         _ bytes: UnsafeRawBufferPointer, references: Reference.Type, depthLimit: Int
-    ) throws(ArchiveError) {
+    ) throws(ArchiveError) -> Expansion {
         let limit = depthLimit
         let refSize = trailer.objectRefSize
         let exact = MemoryLayout<Reference>.size == refSize
         // 0: not visited; 1: on the current path; h + 2: done, with h the height of its nesting.
         var mark = [UInt16](repeating: 0, count: records.count)
-        var stack: [(object: Int, next: Int, height: Int)] = []
+        // The expanded size of each container done.
+        var sizes = [UInt32](repeating: 0, count: records.count)
+        var shared = Set<Int>()
+        var stack: [(object: Int, next: Int, height: Int, size: UInt32)] = []
         let count = records.count
+        func adding(_ a: UInt32, _ b: UInt32) -> UInt32 {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? .max : sum
+        }
 
         for start in 0..<count where records[start].kind.isContainer && mark[start] == 0 {
             mark[start] = 1
-            stack.append((start, 0, 1))
+            stack.append((start, 0, 1, 1))
             while let top = stack.last {
                 let record = records[top.object]
                 let isDictionary = record.kind == .dictionary
@@ -281,6 +303,7 @@ package struct BPlistIndex: Sendable {
                 // the stack is touched again only to descend into a child container or to finish.
                 var next = top.next
                 var height = top.height
+                var size = top.size
                 var descended = false
                 while next < refs {
                     let at = record.offset + next * refSize
@@ -296,14 +319,18 @@ package struct BPlistIndex: Sendable {
                         throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
                     }
                     next += 1
-                    guard childKind.isContainer else { continue }
+                    guard childKind.isContainer else {
+                        size = adding(size, 1)
+                        continue
+                    }
                     switch mark[c] {
                     case 0:
                         guard stack.count < limit else { throw depthError(at: c, limit) }
                         stack[stack.count - 1].next = next
                         stack[stack.count - 1].height = height
+                        stack[stack.count - 1].size = size
                         mark[c] = 1
-                        stack.append((c, 0, 1))
+                        stack.append((c, 0, 1, 1))
                         descended = true
                     case 1:
                         throw ArchiveError(
@@ -312,6 +339,9 @@ package struct BPlistIndex: Sendable {
                         let childHeight = Int(mark[c]) - 2 + 1
                         if childHeight > height { height = childHeight }
                         if childHeight > limit { throw depthError(at: top.object, limit) }
+                        // Done already: reached once before.
+                        shared.insert(c)
+                        size = adding(size, sizes[c])
                     }
                     if descended { break }
                 }
@@ -319,13 +349,16 @@ package struct BPlistIndex: Sendable {
                 // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every container
                 // met done: nesting written children first passed at any depth).
                 mark[top.object] = UInt16(height + 2)
+                sizes[top.object] = size
                 stack.removeLast()
                 if !stack.isEmpty {
                     stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
+                    stack[stack.count - 1].size = adding(stack[stack.count - 1].size, size)
                     if stack[stack.count - 1].height > limit { throw depthError(at: stack.last!.object, limit) }
                 }
             }
         }
+        return Expansion(top: records[trailer.topObject].kind.isContainer ? sizes[trailer.topObject] : 1, shared: shared)
     }
 
     private func depthError(at object: Int, _ limit: Int) -> ArchiveError {
