@@ -259,23 +259,22 @@ enum BenchPaths {
         ]
     }
 
-    /// Empties every object's fields, so that a graph with reference cycles is freed.
+    /// Empties every object's fields, so that a graph with reference cycles is freed. Each object's fields are
+    /// taken as it is reached, so one met again has none left to follow: no set of objects seen.
     static func breakCycles(_ graph: ArchiveGraph) {
         var pending = Array(graph.roots.values)
-        var seen = Set<ObjectIdentifier>()
-        var objects: [ArchivedObject] = []
         while let value = pending.popLast() {
             switch value {
             case .object(let object):
-                guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
-                objects.append(object)
-                pending.append(contentsOf: object.fields.values)
+                guard !object.fields.isEmpty else { continue }
+                let fields = object.fields
+                object.fields = [:]
+                pending.append(contentsOf: fields.values)
             case .array(let elements): pending.append(contentsOf: elements)
             case .dictionary(let entries): pending.append(contentsOf: entries.values)
             default: break
             }
         }
-        for object in objects { object.fields = [:] }
     }
 
     /// `plist_to_bin` of `bytes` parsed by libplist; its output must read back as the same value.
