@@ -190,7 +190,7 @@ struct KeyedArchiveReadingTests {
             guard let uid = ref.uidValue, case .real(let d)? = archive[uid] else { return nil }
             return d
         }
-        let expected = [1.5, -0.0, 3.141592653589793, 1e308, 5e-324, .infinity, -.infinity]
+        let expected = [1.5, -0.0, 3.141592653589793, 1e308, .leastNonzeroMagnitude, .infinity, -.infinity]
         #expect(reals.map(\.bitPattern) == expected.map(\.bitPattern))
         #expect(object["yes"] == .bool(true))
         #expect(object["no"] == .bool(false))

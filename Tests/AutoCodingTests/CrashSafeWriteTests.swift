@@ -89,7 +89,8 @@ struct CrashSafeWriteTests {
             let prefix = environment["AUTOCODING_WRITER_VERSIONS"]
         else { return }
         let versions = try (0..<2).map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: prefix + "\($0)"))) }
-        FileManager.default.createFile(atPath: ready, contents: nil)
+        // The parent waits for this file; a child that cannot make it exits, which the parent reports.
+        guard FileManager.default.createFile(atPath: ready, contents: nil) else { return }
         var turn = 0
         while true {
             try ArchiveFile.write(versions[turn % 2], to: target)

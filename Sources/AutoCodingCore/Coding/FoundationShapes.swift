@@ -58,14 +58,14 @@ extension Array: _ArchiveListEncodable where Element: Encodable {
 
 extension Set: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(self, count: count, codingPathNode: path)
+        try context.encodeElements(Array(self), codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
 extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
     func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(self, count: count, codingPathNode: path)
+        try context.encodeElements(elements, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
 }

@@ -145,41 +145,25 @@ final class EncodingContext {
 
     /// The references to a list's elements, as ``encodeReference(_:codingPathNode:)`` gives them one by one. The
     /// element type's kind is looked up once: strings and class instances, the common elements, skip the
-    /// per-element dispatch.
-    func encodeElements<S: Sequence>(_ list: S, count: Int, codingPathNode: () -> CodingPathNode) throws -> [ArchiveValue]
-    where S.Element: Encodable {
-        var elements: [ArchiveValue] = []
-        elements.reserveCapacity(count)
-        var iterator = list.makeIterator()
-        try encodeElements(into: &elements, kind: kinds.kind(of: S.Element.self), codingPathNode) { iterator.next() }
-        return elements
-    }
-
-    /// ``encodeElements(_:count:codingPathNode:)`` for an array, read by index: in this unspecialized code, an
-    /// iterator costs a protocol call per element.
+    /// per-element dispatch. The array is read by index: this code runs unspecialized, where an iterator (or any
+    /// `E?`) costs a protocol call or a metadata lookup per element.
     func encodeElements<E: Encodable>(_ list: [E], codingPathNode: () -> CodingPathNode) throws -> [ArchiveValue] {
         var elements: [ArchiveValue] = []
         elements.reserveCapacity(list.count)
-        var i = 0
-        try encodeElements(into: &elements, kind: kinds.kind(of: E.self), codingPathNode) { () -> E? in
-            guard i < list.count else { return nil }
-            defer { i += 1 }
-            return list[i]
-        }
-        return elements
-    }
-
-    private func encodeElements<E: Encodable>(into elements: inout [ArchiveValue], kind: EncodeKind,
-                                              _ codingPathNode: () -> CodingPathNode, next: () -> E?) throws {
+        let kind = kinds.kind(of: E.self)
         switch kind {
         case .scalar where E.self == String.self:
-            while let element = next() { elements.append(.uid(builder.append(.string(unsafeBitCast(element, to: String.self))))) }
+            for i in 0..<list.count { elements.append(.uid(builder.append(.string(unsafeBitCast(list[i], to: String.self))))) }
         case .object(isClass: true):
-            while let element = next() { elements.append(.uid(reference(to: element, ClassReferences.object(element)))) }
+            for i in 0..<list.count {
+                let element = list[i]
+                elements.append(.uid(reference(to: element, ClassReferences.object(element))))
+            }
         default:
             let path = codingPathNode()
-            while let element = next() { elements.append(try encodeReference(element, kind: kind, codingPathNode: path)) }
+            for i in 0..<list.count { elements.append(try encodeReference(list[i], kind: kind, codingPathNode: path)) }
         }
+        return elements
     }
 
     private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: () -> CodingPathNode) throws
