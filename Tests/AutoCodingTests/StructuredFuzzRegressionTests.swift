@@ -378,4 +378,33 @@ struct StructuredFuzzRegressionTests {
         #expect(path.description == text)
         #expect(try ArchivePath(parsing: path.description) == path)
     }
+
+    /// typed target (crash: stack overflow): an `NSFont` whose name value was the font itself (a reference cycle
+    /// the stream allows) read its name through `foundation`, which read the font again, without end. A font's
+    /// name, a URL's relative part and an attributed string's text are now read as `NSString` text only.
+    @Test(arguments: ["NSFont", "NSURL", "NSAttributedString"])
+    func anObjectStandingInItsOwnPlaceReadsAsNoFoundationValue(className: String) throws {
+        let object = TypedObject(classes: [TypedClass(className, version: 0)])
+        object.groups = [TypedGroup(encoding: "i@@f", values: [.signed(1, type: UInt8(ascii: "i")), .object(object), .object(object), .float(12)])]
+        #expect(object.foundation == nil)
+        // The same through a whole stream, and the formats that read Foundation values.
+        let graph = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(object)])])
+        let read = try TypedGraph(bytes: graph.typedstreamBytes())
+        #expect(read.root?.foundation == nil)
+        #expect(!read.keyedArchiveGraph().json(prettyPrinted: false).isEmpty)
+        object.groups = []  // the cycle would keep the object alive
+    }
+
+    /// The same reads still find a name that is an `NSString`.
+    @Test func aFontNamedByAStringReadsItsName() {
+        let name = TypedObject(classes: [TypedClass("NSString", version: 1)])
+        name.groups = [TypedGroup(encoding: "+", values: [.string(Array("Helvetica".utf8))])]
+        let font = TypedObject(classes: [TypedClass("NSFont", version: 0)])
+        font.groups = [TypedGroup(encoding: "@f", values: [.object(name), .float(12)])]
+        guard case .font(let fontName, let size)? = font.foundation else {
+            Issue.record("expected a font, got \(String(describing: font.foundation))")
+            return
+        }
+        #expect(fontName == "Helvetica" && size == 12)
+    }
 }

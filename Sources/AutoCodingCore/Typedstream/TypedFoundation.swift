@@ -60,13 +60,25 @@ public struct TypedAttributedString {
 }
 
 extension TypedObject {
+    /// The text of an `NSString` object; nil for any other class. Values inside others (a font's name, a URL's
+    /// relative part, an attributed string's text) are read with this, not ``foundation``: an object standing in
+    /// its own place (a font named by itself, in a stream with a reference cycle) would recurse without end.
+    var stringText: String? {
+        switch className {
+        case "NSString", "NSMutableString", "NSLocalizableString":
+            guard case .string(let bytes)? = groups.lazy.flatMap(\.values).first else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        default:
+            return nil
+        }
+    }
+
     /// The Foundation value this object holds, or nil for an unknown class or an unexpected layout.
     public var foundation: TypedFoundation? {
         let values = groups.flatMap(\.values)
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
-            guard case .string(let bytes)? = values.first else { return nil }
-            return .string(String(decoding: bytes, as: UTF8.self))
+            return stringText.map { .string($0) }
         case "NSAttributedString", "NSMutableAttributedString":
             return attributedString().map { .attributedString($0) }
         case "NSArray", "NSMutableArray":
@@ -105,8 +117,7 @@ extension TypedObject {
         case "NSURL":
             guard values.count >= 2, let hasBase = values[0].integer else { return nil }
             let relativeIndex = hasBase != 0 ? 2 : 1
-            guard relativeIndex < values.count, case .string(let relative)? = values[relativeIndex].object?.foundation
-            else { return nil }
+            guard relativeIndex < values.count, let relative = values[relativeIndex].object?.stringText else { return nil }
             return .url(relative: relative, base: hasBase != 0 ? values[1].object : nil)
         case "NSNull":
             return values.isEmpty ? .null : nil
@@ -164,7 +175,7 @@ extension TypedObject {
     /// The string, then `iI` groups (attribute-set number, UTF-16 length), each followed by its dictionary
     /// the first time its number appears.
     private func attributedString() -> TypedAttributedString? {
-        guard case .string(let text)? = groups.first?.values.first?.object?.foundation else { return nil }
+        guard let text = groups.first?.values.first?.object?.stringText else { return nil }
         var runs: [TypedAttributedString.Run] = []
         var sets: [Int64: TypedObject?] = [:]
         var location = 0
@@ -196,7 +207,7 @@ extension TypedObject {
             let name: String?
             switch value {
             case .bytes(let bytes, _): name = OldBinaryPlist.string(in: bytes)
-            case .object(let object): if case .string(let s)? = object.foundation { name = s } else { name = nil }
+            case .object(let object): name = object.stringText
             case .atom(let bytes?): name = String(decoding: bytes, as: UTF8.self)
             default: continue
             }

@@ -122,7 +122,7 @@ struct XMLScan {
         let isEmpty = bytes[i - 1] == Self.ascii("/")
         i += 1
         if isEmpty, nameEnd > nameStart, bytes[nameEnd - 1] == Self.ascii("/") { nameEnd -= 1 }
-        // The name is compared in place, byte for byte as libplist compares it (no string is made per tag).
+        // The name is compared in place, byte for byte (no string is made per tag).
         let name = nameStart..<nameEnd
 
         if !name.isEmpty, bytes[nameStart] == Self.ascii("/") {
