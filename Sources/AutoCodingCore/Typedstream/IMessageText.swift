@@ -116,6 +116,18 @@ public struct IMessageText {
             limit = bytes
         }
 
+        /// Each object's Foundation value, read once: shared objects are mapped again at every reference, and
+        /// reading the value walks the object's groups (a 245 KB stream took 1.7 s).
+        private var foundations: [ObjectIdentifier: TypedFoundation?] = [:]
+
+        /// `object`'s ``TypedObject/foundation``.
+        mutating func foundation(of object: TypedObject) -> TypedFoundation? {
+            if let known = foundations[ObjectIdentifier(object)] { return known }
+            let value = object.foundation
+            foundations[ObjectIdentifier(object)] = .some(value)
+            return value
+        }
+
         mutating func spend(_ cost: Int) throws {
             bytes -= max(cost, 8)
             guard bytes >= 0 else {
@@ -145,7 +157,7 @@ public struct IMessageText {
             if let real = value.real { return .real(real) }
             return .object("\(value)")
         }
-        guard depth > 0, let foundation = object.foundation else { return .object(object.className) }
+        guard depth > 0, let foundation = budget.foundation(of: object) else { return .object(object.className) }
         switch foundation {
         case .string(let s): return .string(s)
         case .attributedString(let a): return .string(a.text)
@@ -153,7 +165,7 @@ public struct IMessageText {
             if let integer = n.integer { return .integer(integer) }
             return n.real.map { .real($0) } ?? .object(object.className)
         case .url(let relative, let base):
-            if let base, case .url(let b, _)? = base.foundation { return .url(b + relative) }
+            if let base, case .url(let b, _)? = budget.foundation(of: base) { return .url(b + relative) }
             return .url(relative)
         case .data(let bytes):
             // Spent before decoding: an archive inside data is decoded again at every reference to it.
@@ -166,7 +178,11 @@ public struct IMessageText {
             return .dictionary(
                 try pairs.map { pair in
                     let key: String
-                    if case .string(let s)? = pair.key.object?.foundation { key = s } else { key = "\(pair.key)" }
+                    if let keyObject = pair.key.object, case .string(let s)? = budget.foundation(of: keyObject) {
+                        key = s
+                    } else {
+                        key = "\(pair.key)"
+                    }
                     return (key, try Self.value(pair.value, depth: depth - 1, budget: &budget))
                 }
             )

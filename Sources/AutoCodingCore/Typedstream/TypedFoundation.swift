@@ -66,7 +66,7 @@ extension TypedObject {
     var stringText: String? {
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
-            guard case .string(let bytes)? = groups.lazy.flatMap(\.values).first else { return nil }
+            guard case .string(let bytes)? = groups.first(where: { !$0.values.isEmpty })?.values[0] else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         default:
             return nil
@@ -75,7 +75,9 @@ extension TypedObject {
 
     /// The Foundation value this object holds, or nil for an unknown class or an unexpected layout.
     public var foundation: TypedFoundation? {
-        let values = groups.flatMap(\.values)
+        // Most objects write one group: its array is shared, not copied (this runs once per reference to the
+        // object, and attribute dictionaries are referenced from every run of a text).
+        let values = groups.count == 1 ? groups[0].values : groups.flatMap(\.values)
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
             return stringText.map { .string($0) }
