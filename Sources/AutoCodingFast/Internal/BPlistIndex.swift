@@ -279,10 +279,9 @@ package struct BPlistIndex: Sendable {
         let limit = depthLimit
         let refSize = trailer.objectRefSize
         let exact = MemoryLayout<Reference>.size == refSize
-        // 0: not visited; 1: on the current path; h + 2: done, with h the height of its nesting.
-        var mark = [UInt16](repeating: 0, count: records.count)
-        // The expanded size of each container done.
-        var sizes = [UInt32](repeating: 0, count: records.count)
+        // Per object, in one array: `mark` 0 not visited, 1 on the current path, h + 2 done, with h the height of
+        // its nesting; `size` the expanded size of a container done.
+        var state = [(mark: UInt16, size: UInt32)](repeating: (0, 0), count: records.count)
         var shared = Set<Int>()
         var stack: [(object: Int, next: Int, height: Int, size: UInt32)] = []
         let count = records.count
@@ -291,8 +290,8 @@ package struct BPlistIndex: Sendable {
             return overflow ? .max : sum
         }
 
-        for start in 0..<count where records[start].kind.isContainer && mark[start] == 0 {
-            mark[start] = 1
+        for start in 0..<count where records[start].kind.isContainer && state[start].mark == 0 {
+            state[start].mark = 1
             stack.append((start, 0, 1, 1))
             while let top = stack.last {
                 let record = records[top.object]
@@ -323,33 +322,32 @@ package struct BPlistIndex: Sendable {
                         size = adding(size, 1)
                         continue
                     }
-                    switch mark[c] {
+                    switch state[c].mark {
                     case 0:
                         guard stack.count < limit else { throw depthError(at: c, limit) }
                         stack[stack.count - 1].next = next
                         stack[stack.count - 1].height = height
                         stack[stack.count - 1].size = size
-                        mark[c] = 1
+                        state[c].mark = 1
                         stack.append((c, 0, 1, 1))
                         descended = true
                     case 1:
                         throw ArchiveError(
                             .referenceCycle, "object \(c) contains itself (reached again from object \(top.object))")
                     default:
-                        let childHeight = Int(mark[c]) - 2 + 1
+                        let childHeight = Int(state[c].mark) - 2 + 1
                         if childHeight > height { height = childHeight }
                         if childHeight > limit { throw depthError(at: top.object, limit) }
                         // Done already: reached once before.
                         shared.insert(c)
-                        size = adding(size, sizes[c])
+                        size = adding(size, state[c].size)
                     }
                     if descended { break }
                 }
                 if descended { continue }
                 // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every container
                 // met done: nesting written children first passed at any depth).
-                mark[top.object] = UInt16(height + 2)
-                sizes[top.object] = size
+                state[top.object] = (UInt16(height + 2), size)
                 stack.removeLast()
                 if !stack.isEmpty {
                     stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
@@ -358,7 +356,7 @@ package struct BPlistIndex: Sendable {
                 }
             }
         }
-        return Expansion(top: records[trailer.topObject].kind.isContainer ? sizes[trailer.topObject] : 1, shared: shared)
+        return Expansion(top: records[trailer.topObject].kind.isContainer ? state[trailer.topObject].size : 1, shared: shared)
     }
 
     private func depthError(at object: Int, _ limit: Int) -> ArchiveError {
