@@ -1,0 +1,67 @@
+import AutoCodingFast
+
+/// Class checks (NSSecureCoding's "of class"): whether an archived object may be decoded as the type asked for,
+/// and which class to instantiate, decided once per class descriptor and type.
+extension DecodingContext {
+    /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
+    /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
+    /// subclass of it, and returns the class to instantiate. Anything else is a `DecodingError.typeMismatch`
+    /// naming the path, the class found and the class expected. Decided once per class descriptor and type.
+    func checkedClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
+        guard let classRef = classField(of: node) else {
+            throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class")
+        }
+        let descriptor = try resolve(classRef).object
+        let id = ObjectIdentifier(expected)
+        for check in recentClassChecks where check.descriptor == descriptor && check.expected == id {
+            return check.result
+        }
+        if !classChecks.isEmpty, let known = classChecks[descriptor], known.expected == id { return known.result }
+        let result: AnyClass = try computeClass(expected, node: node, path: path)
+        let check = ClassCheck(descriptor: descriptor, expected: id, result: result)
+        if recentClassChecks.count < 8 { recentClassChecks.append(check) } else { classChecks[descriptor] = check }
+        return check.result
+    }
+
+    private func computeClass(_ expected: AnyClass, node: Node, path: CodingPathNode) throws -> AnyClass {
+        guard let name = try className(of: node) else {
+            throw DecodingError.archiveTypeMismatch(expected, at: path, found: "\(describe(node)) without a class name")
+        }
+        let chain: [String]
+        do { chain = try table.classChain(ofInstance: node.object) } catch { throw Self.corrupted(error) }
+        func found() -> String {
+            chain.count > 1 ? "an instance of \(name) (class chain \(chain.joined(separator: ", ")))" : "an instance of \(name)"
+        }
+        // A class registered for the name (setClass(_:forClassName:), the registry) is a substitute: it must be
+        // `expected` or a subclass of it.
+        if let registered = (codingClasses[name] as Any.Type?) ?? classes[name] {
+            guard let registeredClass = registered as? AnyClass, Self.isClass(registeredClass, kindOf: expected) else {
+                throw DecodingError.archiveTypeMismatch(
+                    expected, at: path, found: "\(found()), registered as \(registered), which is not a \(expected)")
+            }
+            return registeredClass
+        }
+        let own = ArchiveNaming.archiveClass(for: expected).name
+        let names = [own, registry.className(for: expected)].compactMap { $0 }
+        if names.contains(name) { return expected }
+        // An archived subclass that is not registered decodes as `expected`: the archive's chain says it is one.
+        if chain.contains(where: names.contains) { return expected }
+        throw DecodingError.archiveTypeMismatch(
+            expected, at: path, found: "\(found()), which is not a kind of \(names.joined(separator: " or "))")
+    }
+
+    /// The class name `type` is archived under: the registry's name for it, else its own.
+    func archiveName(of type: Any.Type) -> String {
+        registry.className(for: type) ?? ArchiveNaming.archiveClass(for: type).name
+    }
+
+    /// Whether `type` is `base` or one of its subclasses.
+    static func isClass(_ type: AnyClass, kindOf base: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let c = current {
+            if ObjectIdentifier(c) == ObjectIdentifier(base) { return true }
+            current = _getSuperclass(c)
+        }
+        return false
+    }
+}
