@@ -354,28 +354,20 @@ final class DecodingContext {
         throws -> T
     {
         if allowedClassNames == nil, !parent.isRoot {
-            switch kinds.kind(of: T.self) {
-            case .foundation:
-                do {
+            do {
+                switch kinds.kind(of: T.self) {
+                case .foundation:
                     return try FoundationValues.decode(type, node: node, context: self, path: parent)
-                } catch let error as DecodingError {
-                    throw error.prefixingKey(key, below: parent)
-                }
-            case .autoCodingObject(let autoType) where isDraining:
-                do {
+                case .autoCodingObject(let autoType) where isDraining:
                     return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: parent)
-                } catch let error as DecodingError {
-                    throw error.prefixingKey(key, below: parent)
-                }
-            case .object(isClass: true) where node.uid.map { instances[$0] != nil } ?? false:
-                // A class instance decoded already (a shared reference) is only looked up.
-                do {
+                case .object(isClass: true) where node.uid.map { instances[$0] != nil } ?? false:
+                    // A class instance decoded already (a shared reference) is only looked up.
                     return try decodeInstance(type, node: node, path: parent, isClass: true)
-                } catch let error as DecodingError {
-                    throw error.prefixingKey(key, below: parent)
+                default:
+                    break
                 }
-            default:
-                break
+            } catch let error as DecodingError {
+                throw error.prefixingKey(key, below: parent)
             }
         }
         return try decode(type, node: node, path: parent.appending(key))

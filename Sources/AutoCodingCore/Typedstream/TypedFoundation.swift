@@ -75,8 +75,7 @@ extension TypedObject {
 
     /// The Foundation value this object holds, or nil for an unknown class or an unexpected layout.
     public var foundation: TypedFoundation? {
-        // Most objects write one group: its array is shared, not copied (this runs once per reference to the
-        // object, and attribute dictionaries are referenced from every run of a text).
+        // Most objects write one group: its array is shared, not copied.
         let values = groups.count == 1 ? groups[0].values : groups.flatMap(\.values)
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
