@@ -30,7 +30,11 @@ import Darwin
 /// Not thread-safe: slots fill in as objects are read. One table per decode. (Its variables skip the runtime's
 /// exclusivity checks, which cost more than the reads they guard on the decoder's hot path; they are set only
 /// while the table is opened, and the counter only by first-touch validation.)
-package final class ArchiveRecordTable {
+///
+/// `@usableFromInline`, as ``BPlistIndex`` and its record: the `@inlinable` readers of a `package` type are inlined
+/// into another module (the decoders in AutoCodingCore) only when the type itself is (Swift 6.3 compiles them as
+/// calls otherwise, 4 % of a typed decode), and then every member they use must be `@usableFromInline` too.
+@usableFromInline package final class ArchiveRecordTable {
     /// The flag bit of a slot whose object passed the `$objects` entry check (an instance names a class).
     @usableFromInline static let entryChecked: UInt8 = 1
     /// The flag bit of a slot whose object passed the class-descriptor check.
@@ -41,13 +45,13 @@ package final class ArchiveRecordTable {
 
     package let storage: ArchiveBytes
     /// The archive's bytes; valid as long as this table exists.
-    package let raw: UnsafeRawBufferPointer
+    @usableFromInline package let raw: UnsafeRawBufferPointer
     /// The readers of ``BPlistIndex`` that take a record (strings, integers, reals, UIDs).
     package let reader: BPlistIndex
     let trailer: BPlistTrailer
     @usableFromInline let slots: UnsafeMutablePointer<BPlistIndex.Record>
     /// The number of bplist objects (slots).
-    package let count: Int
+    @usableFromInline package let count: Int
     @usableFromInline let refSize: Int
     /// UIDs must be below this: 2³² until the header is read, then the `$objects` count.
     @exclusivity(unchecked) var uidLimit = Int(UInt32.max) + 1
@@ -65,7 +69,7 @@ package final class ArchiveRecordTable {
     /// The bplist object number of the `$top` dictionary.
     @exclusivity(unchecked) package private(set) var topDictionary = 0
     /// The number of entries in `$objects`.
-    @exclusivity(unchecked) package private(set) var objectCount = 0
+    @exclusivity(unchecked) @usableFromInline package private(set) var objectCount = 0
     /// The `$archiver` name.
     @exclusivity(unchecked) package private(set) var archiver = ""
     /// The `$version`.
@@ -73,18 +77,24 @@ package final class ArchiveRecordTable {
 
     /// Opens a binary or XML keyed archive from untrusted bytes, checking only the trailer and the top-level
     /// entries; everything else is checked as it is reached. (XML is converted through the whole-file
-    /// reader: it has no offsets to reach objects by.)
+    /// reader: it has no offsets to reach objects by.) For the typed decoders, which read most objects: the
+    /// slots are backed with huge pages (``HugePages``).
     package convenience init(lazy bytes: [UInt8], options: ArchiveReadingOptions) throws(ArchiveError) {
-        try self.init(lazy: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options)
+        try self.init(
+            lazy: ArchiveBytes.binaryPlist(from: bytes, options: options), options: options, readsMostObjects: true)
     }
 
     /// The same over bytes already in binary form (a file mapping); `rejectsDuplicateKeys` as
-    /// ``rejectsDuplicateKeys`` says.
+    /// ``rejectsDuplicateKeys`` says; `readsMostObjects` for a reader that will touch most slots (their memory
+    /// is then advised for huge pages, which a sparse reader would pay for 2 MiB at a time).
     package convenience init(
-        lazy storage: ArchiveBytes, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool = false
+        lazy storage: ArchiveBytes, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool = false,
+        readsMostObjects: Bool = false
     ) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: storage.raw, options: options)
-        try self.init(storage: storage, trailer: trailer, options: options, rejectsDuplicateKeys: rejectsDuplicateKeys)
+        try self.init(
+            storage: storage, trailer: trailer, options: options, rejectsDuplicateKeys: rejectsDuplicateKeys,
+            readsMostObjects: readsMostObjects)
         // `$objects` is known before the header rule validates it, so that its first touch skips the check of
         // every reference (see validate(_:)): opening reads none of a large archive's entry table.
         if try record(trailer.topObject).kind == .dictionary, let objects = entry(of: trailer.topObject, key: ArchiveKey.objects) {
@@ -107,7 +117,9 @@ package final class ArchiveRecordTable {
     /// A table holding the records of a view validated whole: every slot is filled and checked. Throws only when
     /// the slots cannot be allocated (the view proved everything else).
     package convenience init(view: KeyedArchiveView) throws(ArchiveError) {
-        try self.init(storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false)
+        try self.init(
+            storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false,
+            readsMostObjects: true)
         view.index.records.withUnsafeBufferPointer { records in
             for (object, record) in records.enumerated() {
                 var record = record
@@ -126,7 +138,8 @@ package final class ArchiveRecordTable {
     }
 
     private init(
-        storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool
+        storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool,
+        readsMostObjects: Bool
     ) throws(ArchiveError) {
         // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
         let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
@@ -137,6 +150,7 @@ package final class ArchiveRecordTable {
         if byteCount >= Self.mappingThreshold {
             let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
             memory = mapped == MAP_FAILED ? nil : mapped
+            if let memory, readsMostObjects { HugePages.advise(memory, byteCount: byteCount) }
         } else {
             memory = calloc(byteCount, 1)
         }
@@ -204,16 +218,16 @@ package final class ArchiveRecordTable {
 
     /// The same lookup, starting at key slot `slot` and wrapping around; on a hit, `slot` becomes the slot found
     /// (``RecordSource/lookUp(_:in:startingAt:)``, the module's one keyed-entry lookup).
-    package func entry(of object: Int, key: String, startingAt slot: inout Int) -> Int? {
+    @usableFromInline package func entry(of object: Int, key: String, startingAt slot: inout Int) -> Int? {
         lookUp(key, in: object, startingAt: &slot)
     }
 
     /// Where a key was last found: its slot and its key string's object number (see ``entry(of:key:hint:)``).
-    package struct KeyHint {
+    @usableFromInline package struct KeyHint {
         /// The key's slot in the previous object.
-        package var slot = 0
+        @usableFromInline package var slot = 0
         /// The key string's object number; -1 before the first hit.
-        package var keyObject = -1
+        @usableFromInline package var keyObject = -1
         /// No key found yet.
         package init() {}
     }

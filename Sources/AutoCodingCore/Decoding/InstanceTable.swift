@@ -1,3 +1,5 @@
+import AutoCodingFast
+
 /// Decoded instances by UID: a flat array, allocated on first use.
 struct InstanceTable {
     private var slots: [AnyObject?] = []
@@ -13,7 +15,7 @@ struct InstanceTable {
     subscript(uid: UInt32) -> AnyObject? {
         get { Int(uid) < slots.count ? slots[Int(uid)] : nil }
         set {
-            if slots.isEmpty { slots = Array(repeating: nil, count: count) }
+            if slots.isEmpty { slots = HugePages.array(repeating: nil, count: count) }
             if Int(uid) < slots.count { slots[Int(uid)] = newValue }
         }
     }

@@ -61,9 +61,9 @@ struct GraphBuilder {
     /// A builder for the entries of `view` (after the view's expanded-size check, see ``KeyedArchiveEntries``).
     init(view: KeyedArchiveView) throws(ArchiveError) {
         table = try KeyedArchiveEntries(view)
-        entries = Array(repeating: .null, count: table.count)
-        shells = Array(repeating: nil, count: table.count)
-        classOf = Array(repeating: -1, count: table.count)
+        entries = HugePages.array(repeating: .null, count: table.count)
+        shells = HugePages.array(repeating: nil, count: table.count)
+        classOf = HugePages.array(repeating: -1, count: table.count)
     }
 
     /// The first pass: an empty object of its class for each instance entry, the referenced value of each other

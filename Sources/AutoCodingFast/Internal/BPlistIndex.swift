@@ -6,9 +6,9 @@
 /// no container contains itself, nesting is within the depth limit, and strings are valid ASCII or UTF-16.
 /// Readers index the table without re-checking. Shared references stay shared: an object referenced a
 /// million times costs one record.
-package struct BPlistIndex: Sendable {
+@usableFromInline package struct BPlistIndex: Sendable {
     /// The kind of an object, from its marker byte.
-    package enum Kind: UInt8, Sendable {
+    @usableFromInline package enum Kind: UInt8, Sendable {
         case null, falseValue, trueValue, integer, real, date, data, asciiString, utf16String, uid, array, dictionary
 
         package var isContainer: Bool { self == .array || self == .dictionary }
@@ -17,15 +17,15 @@ package struct BPlistIndex: Sendable {
     /// One object: 12 bytes, whatever its size. A table holds one per bplist object (5.4 million for W1's
     /// 100,000 people), so its size is a large part of a decode's memory. The offset fits 32 bits because ``BPlistTrailer`` refuses inputs
     /// past `UInt32.max` bytes.
-    package struct Record: Sendable {
+    @usableFromInline package struct Record: Sendable {
         @usableFromInline var offset32: UInt32
         /// Elements of an array or entries of a dictionary, bytes of data or ASCII, UTF-16 units, or the
         /// byte width of an integer, real, date or UID.
-        package var count: UInt32
-        package var kind: Kind
+        @usableFromInline package var count: UInt32
+        @usableFromInline package var kind: Kind
         /// Checks done on this object beyond its own record; always 0 in a ``BPlistIndex``. Only
         /// ``ArchiveRecordTable`` sets it (see ``ArchiveRecordTable/entryChecked``), in the record's padding.
-        package var flags: UInt8 = 0
+        @usableFromInline package var flags: UInt8 = 0
 
         /// Where the payload starts (after the marker and any length integer).
         @inlinable package var offset: Int {
@@ -42,7 +42,7 @@ package struct BPlistIndex: Sendable {
         }
 
         /// The record of an object not validated: holds nothing.
-        package static var none: Record { Record(offset: 0, count: 0, kind: .null) }
+        @usableFromInline package static var none: Record { Record(offset: 0, count: 0, kind: .null) }
     }
 
     let trailer: BPlistTrailer
@@ -72,6 +72,7 @@ package struct BPlistIndex: Sendable {
         var failure: ArchiveError?
         records = [Record](unsafeUninitializedCapacity: trailer.objectCount) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
+            HugePages.advise(base, byteCount: buffer.count * MemoryLayout<Record>.stride)
             do throws(ArchiveError) {
                 // One loop per offset width, so that reading an offset-table entry is one load, not a switch.
                 switch trailer.offsetIntSize {
@@ -281,7 +282,7 @@ package struct BPlistIndex: Sendable {
         let exact = MemoryLayout<Reference>.size == refSize
         // Per object, in one array: `mark` 0 not visited, 1 on the current path, h + 2 done, with h the height of
         // its nesting; `size` the expanded size of a container done.
-        var state = [(mark: UInt16, size: UInt32)](repeating: (0, 0), count: records.count)
+        var state: [(mark: UInt16, size: UInt32)] = HugePages.array(repeating: (0, 0), count: records.count)
         var shared = Set<Int>()
         var stack: [(object: Int, next: Int, height: Int, size: UInt32)] = []
         let count = records.count

@@ -80,6 +80,8 @@ struct BPlistWriter {
         writer.objects.reserveCapacity(table.count * 2)
         // Two references per field and per `$class`, and some for the lists' elements.
         writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)
+        HugePages.advise(capacityOf: &writer.objects)
+        HugePages.advise(capacityOf: &writer.refs)
         let root = writer.beginContainer(dictionary: true, count: 4)
         writer.refs[root] = writer.flattenString(ArchiveKey.version)
         writer.refs[root + 4] = writer.flattenScalar(.integer(Int64(ArchiveKey.formatVersion)))
@@ -411,6 +413,7 @@ struct BPlistWriter {
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             let out = UnsafeMutableRawBufferPointer(buffer)
+            if let base = out.baseAddress { HugePages.advise(base, byteCount: out.count) }
             for (i, byte) in BPlistTrailer.magic.enumerated() { out[i] = byte }
             var position = 8
             for (number, object) in objects.enumerated() {
