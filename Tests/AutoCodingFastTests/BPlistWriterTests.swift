@@ -81,6 +81,17 @@ struct BPlistWriterTests {
         }
     }
 
+    /// A UID is one object however often it is written, including one first met far ahead of the objects written
+    /// (numbered apart, so that a single large UID cannot size the dense table) and met again once in range.
+    @Test func aUIDMetFarAheadAndAgainInRangeIsOneObject() throws {
+        let far = ArchiveValue.uid(ArchiveUID(50_000))
+        let integers = (0..<30_000).map { ArchiveValue.integer(Int64($0)) }
+        let bytes = ArchiveValue.array([far] + integers + [far]).binaryPropertyList()
+        // The array, the integers and one UID.
+        #expect(try BPlistTrailer(bytes).objectCount == 1 + 30_000 + 1)
+        #expect(try ArchiveValue(propertyList: bytes) == .array([far] + integers + [far]))
+    }
+
     // MARK: Widths
 
     @Test func smallPlistsUseOneByteReferencesAndOffsets() throws {

@@ -80,6 +80,9 @@ struct BPlistWriter {
         writer.objects.reserveCapacity(table.count * 2)
         // Two references per field and per `$class`, and some for the lists' elements.
         writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)
+        // The table's UIDs name its own entries: numbered in a dense array of that size from the start, not in
+        // `sparseUIDs` while they run ahead of the objects written.
+        writer.uids = HugePages.array(repeating: -1, count: table.count)
         HugePages.advise(capacityOf: &writer.objects)
         HugePages.advise(capacityOf: &writer.refs)
         let root = writer.beginContainer(dictionary: true, count: 4)
@@ -94,7 +97,7 @@ struct BPlistWriter {
         writer.refs[root + 7] = writer.objects.count
         let elements = writer.beginContainer(dictionary: false, count: table.count)
         var classKey = -1
-        var keyNumbers = ClassKeyNumbers()
+        var keyNumbers = ClassKeyNumbers(entries: table.count)
         for (i, entry) in table.entries.enumerated() {
             switch entry {
             case .value(let value):
@@ -134,14 +137,20 @@ struct BPlistWriter {
 
     /// The object numbers of the key strings last written for each class, by position.
     private struct ClassKeyNumbers {
-        private var slots: [UInt32: Int] = [:]
+        /// By class UID (an entry of the table), the index of its list plus one; 0 before its first instance.
+        private var slots: [Int32]
         private var lists: [[(key: String, number: Int)]] = []
+
+        init(entries: Int) { slots = HugePages.array(repeating: 0, count: entries) }
 
         /// The list of `classUID`'s keys, made empty the first time.
         mutating func start(_ classUID: ArchiveUID) -> Int {
-            if let slot = slots[classUID.rawValue] { return slot }
+            let index = classUID.index
+            // Within the table when the encoders made the UID; grown rather than trusted otherwise.
+            if index >= slots.count { slots.append(contentsOf: repeatElement(0, count: index + 1 - slots.count)) }
+            if slots[index] > 0 { return Int(slots[index]) - 1 }
             lists.append([])
-            slots[classUID.rawValue] = lists.count - 1
+            slots[index] = Int32(truncatingIfNeeded: lists.count)
             return lists.count - 1
         }
 
@@ -281,9 +290,10 @@ struct BPlistWriter {
         case .uid(let u):
             let index = u.index
             if index < uids.count, uids[index] >= 0 { return uids[index] }
+            // A UID first met far ahead of the objects written was numbered there; it may be in range now.
+            if !sparseUIDs.isEmpty, let existing = sparseUIDs[u.rawValue] { return existing }
             if index >= uids.count {
                 guard index < 2 * objects.count + 4096 else {
-                    if let existing = sparseUIDs[u.rawValue] { return existing }
                     sparseUIDs[u.rawValue] = objects.count
                     return appendScalar(value)
                 }
