@@ -7,7 +7,7 @@ import OrderedCollections
 /// (its variables skip the runtime's exclusivity checks, as ``EncodingContext``'s do).
 final class ArchiveTableBuilder {
     @exclusivity(unchecked) private(set) var table = ArchiveObjectTable()
-    @exclusivity(unchecked) private var objectUIDs: [ObjectIdentifier: ArchiveUID] = [:]
+    @exclusivity(unchecked) private var objectUIDs = IdentityTable()
     /// Keeps every memoized instance alive until encoding ends, so no `ObjectIdentifier` is reused.
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     @exclusivity(unchecked) private var classUIDs: [ArchiveClass: ArchiveUID] = [:]

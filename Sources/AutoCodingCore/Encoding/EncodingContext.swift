@@ -18,7 +18,7 @@ final class EncodingContext {
     private let registry: ArchiveClassRegistry
     @exclusivity(unchecked) private var classes: [ObjectIdentifier: ArchiveClass] = [:]
     @exclusivity(unchecked) private var kinds = EncodeKindCache()
-    @exclusivity(unchecked) private var classUIDs: [ObjectIdentifier: ArchiveUID] = [:]
+    @exclusivity(unchecked) private var classUIDs = IdentityTable()
     @exclusivity(unchecked) private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
     @exclusivity(unchecked) private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
     private lazy var graph = GraphEncoder(builder: builder) { [unowned self] in self.enqueue(counterpart: $0) }

@@ -1,0 +1,51 @@
+import AutoCodingFast
+import Testing
+
+@testable import AutoCodingCore
+
+/// The encoders' identity memo (``IdentityTable``): what a dictionary keyed by `ObjectIdentifier` would answer.
+@Suite("Identity table")
+struct IdentityTableTests {
+    final class Box {}
+
+    @Test func answersAsADictionaryThroughGrowthOverwritesAndRemovals() {
+        let objects = (0..<5_000).map { _ in Box() }
+        var table = IdentityTable()
+        var expected: [ObjectIdentifier: ArchiveUID] = [:]
+        for (i, object) in objects.enumerated() {
+            let id = ObjectIdentifier(object)
+            table[id] = ArchiveUID(UInt32(i))
+            expected[id] = ArchiveUID(UInt32(i))
+            if i % 7 == 0 {
+                // Set again: replaced in place.
+                table[id] = ArchiveUID(UInt32(i + 100_000))
+                expected[id] = ArchiveUID(UInt32(i + 100_000))
+            }
+            if i % 11 == 0 {
+                // Removed, and for some set once more.
+                table[id] = nil
+                expected[id] = nil
+                if i % 22 == 0 {
+                    table[id] = ArchiveUID(UInt32(i + 200_000))
+                    expected[id] = ArchiveUID(UInt32(i + 200_000))
+                }
+            }
+        }
+        for object in objects {
+            let id = ObjectIdentifier(object)
+            #expect(table[id] == expected[id])
+        }
+        let stranger = Box()
+        #expect(table[ObjectIdentifier(stranger)] == nil)
+        #expect(table[ObjectIdentifier(Box.self)] == nil)
+    }
+
+    @Test func removingAKeyNeverSetChangesNothing() {
+        var table = IdentityTable()
+        let object = Box()
+        table[ObjectIdentifier(object)] = nil
+        #expect(table[ObjectIdentifier(object)] == nil)
+        table[ObjectIdentifier(object)] = ArchiveUID(3)
+        #expect(table[ObjectIdentifier(object)] == ArchiveUID(3))
+    }
+}
