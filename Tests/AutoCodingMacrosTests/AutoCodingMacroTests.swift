@@ -57,7 +57,11 @@ struct AutoCodingMacroTests {
                 override func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     try super.autoCodingDecodeProperties(from: decoder)
                     let container = try AutoCodingSupport.reader(decoder)
-                    try AutoCodingSupport.decode(&self.legs, from: container, keys: ["legs"], in: Dog.self)
+                    do {
+                        var value = self.legs
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["legs"], in: Dog.self)
+                        self.legs = value
+                    }
                 }
 
                 override init() {
@@ -177,10 +181,26 @@ struct AutoCodingMacroTests {
                 /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
                 func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     let container = try AutoCodingSupport.reader(decoder)
-                    try AutoCodingSupport.decode(&self.name, from: container, keys: ["name"], in: Person.self)
-                    try AutoCodingSupport.decode(&self.age, from: container, keys: ["age"], in: Person.self)
-                    try AutoCodingSupport.decode(&self.best, from: container, keys: ["best"], in: Person.self)
-                    try AutoCodingSupport.decode(&self.email, from: container, keys: ["e_mail", "email"], in: Person.self)
+                    do {
+                        var value = self.name
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["name"], in: Person.self)
+                        self.name = value
+                    }
+                    do {
+                        var value = self.age
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["age"], in: Person.self)
+                        self.age = value
+                    }
+                    do {
+                        var value = self.best
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["best"], in: Person.self)
+                        self.best = value
+                    }
+                    do {
+                        var value = self.email
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["e_mail", "email"], in: Person.self)
+                        self.email = value
+                    }
                 }
 
                 /// Encodes the archived properties (``autoCodingEncode(to:)``).
@@ -266,7 +286,11 @@ struct AutoCodingMacroTests {
                 /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
                 func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     let container = try AutoCodingSupport.reader(decoder)
-                    try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Note.self)
+                    do {
+                        var value = self.title
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["title"], in: Note.self)
+                        self.title = value
+                    }
                 }
 
                 /// Reads the archived properties present in `decoder` (``autoCodingDecodeProperties(from:)``).
@@ -572,7 +596,11 @@ struct AutoCodingMacroTests {
                 /// Reads the archived properties present in `decoder`, as the generated `decodeProperties(from:)` does: for a `decodeProperties(from:)` of your own to call.
                 func autoCodingDecodeProperties(from decoder: any Decoder) throws {
                     let container = try AutoCodingSupport.reader(decoder)
-                    try AutoCodingSupport.decode(&self.title, from: container, keys: ["title"], in: Managed.self)
+                    do {
+                        var value = self.title
+                        try AutoCodingSupport.decode(&value, from: container, keys: ["title"], in: Managed.self)
+                        self.title = value
+                    }
                 }
 
                 /// Encodes the archived properties (``autoCodingEncode(to:)``).
