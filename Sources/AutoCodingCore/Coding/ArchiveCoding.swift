@@ -53,7 +53,7 @@ extension ArchiveCoding {
     /// This package's encoders archive the object through ``encode(with:)``; other encoders get it as a
     /// nested keyed archive (`Data`).
     public func encode(to encoder: any Encoder) throws {
-        if let archive = encoder as? _ArchiveEncoder {
+        if let archive = _ArchiveEncoder.opened(encoder) {
             archive.storage = .single(try archive.context.encodeCoding(self, codingPathNode: archive.codingPathNode))
             return
         }
@@ -66,7 +66,7 @@ extension ArchiveCoding {
     /// sharing with the rest of the decode nor ``awakeAfter(using:)`` applies here: this package's decoders
     /// call `init(coder:)` themselves and keep both.
     public init(from decoder: any Decoder) throws {
-        if let archive = decoder as? _ArchiveDecoder {
+        if let archive = _ArchiveDecoder.opened(decoder) {
             try self.init(coder: KeyedUnarchiver(context: archive.context, node: archive.node, path: archive.codingPathNode))
             return
         }

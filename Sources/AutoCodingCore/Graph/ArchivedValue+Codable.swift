@@ -10,7 +10,7 @@ import AutoCodingFast
 extension ArchivedValue: Codable {
     /// Reads the value where the archive decoder stands; `$null` is ``null``.
     public init(from decoder: any Decoder) throws {
-        guard let archive = decoder as? _ArchiveDecoder else {
+        guard let archive = _ArchiveDecoder.opened(decoder) else {
             throw DecodingError.typeMismatch(ArchivedValue.self, .init(
                 codingPath: decoder.codingPath,
                 debugDescription: "ArchivedValue is read only from keyed archives (KeyedArchiveDecoder, KeyedUnarchiver)"))

@@ -7,24 +7,26 @@ import Foundation
 public struct AutoCodingWriter {
     private let archive: _ArchiveEncoder?
     private let storage: KeyedStorage?
-    private var container: KeyedEncodingContainer<AutoCodingKey>?
+    /// With another encoder, its keyed container, boxed: `KeyedEncodingContainer` is resilient, so held inline it
+    /// made every copy and destruction of the writer a value-witness call.
+    private let fallback: FallbackContainer?
 
     init(_ encoder: any Encoder) {
-        if let archive = encoder as? _ArchiveEncoder {
+        if let archive = _ArchiveEncoder.opened(encoder) {
             self.archive = archive
             storage = archive.keyedStorage()
-            container = nil
+            fallback = nil
         } else {
             archive = nil
             storage = nil
-            container = encoder.container(keyedBy: AutoCodingKey.self)
+            fallback = FallbackContainer(encoder.container(keyedBy: AutoCodingKey.self))
         }
     }
 
     /// Writes a property, as `encode(_:forKey:)` would.
     mutating func write<T: Encodable>(_ value: T, key: String) throws {
         guard let archive, let storage else {
-            try container?.encode(value, forKey: AutoCodingKey(key))
+            try fallback?.container.encode(value, forKey: AutoCodingKey(key))
             return
         }
         storage.fields[key] = try archive.context.fieldValue(value) { archive.codingPathNode.appending(ArchiveCodingKey(key)) }
@@ -33,7 +35,7 @@ public struct AutoCodingWriter {
     /// Writes `$null`, as `encodeNil(forKey:)` would.
     mutating func writeNil(key: String) throws {
         guard let storage else {
-            try container?.encodeNil(forKey: AutoCodingKey(key))
+            try fallback?.container.encodeNil(forKey: AutoCodingKey(key))
             return
         }
         storage.fields[key] = .uid(.null)
@@ -45,7 +47,7 @@ public struct AutoCodingWriter {
         guard let archive, let storage else {
             // Other coders cannot tell whether the object is written elsewhere: they leave a conditional reference
             // out (through them, a back reference would lead round its cycle for ever).
-            if !forms.contains(.conditional) { try container?.encode(value, forKey: AutoCodingKey(key)) }
+            if !forms.contains(.conditional) { try fallback?.container.encode(value, forKey: AutoCodingKey(key)) }
             return
         }
         let path = archive.codingPathNode.appending(ArchiveCodingKey(key))
@@ -59,4 +61,11 @@ public struct AutoCodingWriter {
         }
         storage.fields[key] = try archive.context.encode(value, as: forms, codingPathNode: path)
     }
+}
+
+/// Another encoder's keyed container for ``AutoCodingWriter``, held by reference.
+final class FallbackContainer {
+    var container: KeyedEncodingContainer<AutoCodingKey>
+
+    init(_ container: KeyedEncodingContainer<AutoCodingKey>) { self.container = container }
 }
