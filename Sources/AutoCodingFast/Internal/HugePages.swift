@@ -14,7 +14,7 @@ import Glibc
 /// read sparsely is not advised: each page touched would be cleared and kept 2 MiB at a time.
 @usableFromInline package enum HugePages {
     /// The smallest buffer advised.
-    @usableFromInline static let threshold = 4 << 20
+    static let threshold = 4 << 20
     private static let pageSize = 2 << 20
 
     /// Advises the 2 MiB-aligned part of `byteCount` bytes at `start`; does nothing elsewhere than Linux or
