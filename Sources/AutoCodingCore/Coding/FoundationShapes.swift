@@ -97,8 +97,11 @@ protocol _ArchiveListDecodable {
 extension Array: _ArchiveListDecodable where Element: Decodable {
     static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
         // Initialized in place: this runs unspecialized (the element type is known only at run time), where
-        // `reserveCapacity` and `append` look up the array type's metadata on every call.
-        try Array(unsafeUninitializedCapacity: elements.count) { buffer, initialized in
+        // `reserveCapacity` and `append` look up the array type's metadata on every call. Not for an empty list:
+        // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array singleton, a data
+        // race between concurrent decodes (ThreadSanitizer, `scripts/sanitize.sh quick-thread`).
+        guard !elements.isEmpty else { return [] }
+        return try Array(unsafeUninitializedCapacity: elements.count) { buffer, initialized in
             for (i, element) in elements.enumerated() {
                 buffer.initializeElement(
                     at: i,

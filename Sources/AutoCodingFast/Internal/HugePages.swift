@@ -41,7 +41,9 @@ import Glibc
     /// `Array(repeating:count:)` whose storage is advised before it is filled. Inlinable, so that the fill is
     /// specialized for the element type where it is called.
     @inlinable package static func array<Element>(repeating value: Element, count: Int) -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        // `Array(unsafeUninitializedCapacity: 0)` would store into the shared empty-array singleton (a data race).
+        guard count > 0 else { return [] }
+        return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress {
                 advise(UnsafeMutableRawPointer(base), byteCount: buffer.count * MemoryLayout<Element>.stride)
             }
