@@ -174,6 +174,8 @@ struct BatchDecoder {
             outcome.archiver = view.archiver
             outcome.objects = view.objectCount
             let graph = try ArchiveGraph(view: view)
+            // A worker reads input after input: a graph's cycles must not outlive its record.
+            defer { graph.breakReferenceCycles() }
             outcome.rootClass = Self.className(of: graph.root)
             if withJSON {
                 // The same output budget as `json`: a record past it carries `limitExceeded`, not gigabytes.
@@ -210,6 +212,7 @@ struct BatchDecoder {
             outcome.objects = stream.objectCount
             outcome.rootClass = stream.rootClassName
             let graph = try TypedGraph(stream: stream)
+            defer { graph.breakReferenceCycles() }
             _ = graph.root?.foundation
             if withJSON {
                 outcome.graphJSON = try TypedstreamJSON.json(

@@ -68,6 +68,7 @@ enum BatchSummary {
             Double(statistics.done) / seconds,
             Double(statistics.bytes) / 1e6 / seconds
         )
+        if let peak = peakResidentBytes() { text += ", peak resident \(peak >> 20) MiB" }
         if !statistics.failuresByCode.isEmpty {
             let parts = statistics.failuresByCode.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             text += "\nfailures by code: " + parts.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -76,5 +77,23 @@ enum BatchSummary {
             text += "\nNULL cells skipped: \(statistics.skippedNulls)"
         }
         return text
+    }
+
+    /// This process's peak resident set (the workers of `--isolate` have their own): Linux's `VmHWM`, which
+    /// unlike `getrusage` does not start from the resident set of the process that started this one.
+    static func peakResidentBytes() -> Int? {
+        #if os(Linux)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes << 10
+        #elseif canImport(Darwin)
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+        return Int(usage.ru_maxrss)
+        #else
+        return nil
+        #endif
     }
 }

@@ -209,7 +209,10 @@ final class ChatDatabase {
         if case .blob(let bytes) = messages.value(9), !bytes.isEmpty {
             do {
                 // Plain JSON within the output budget of the blob (a link preview is a small keyed archive).
-                message.payload = try ArchiveGraph(bytes: bytes, options: options).plainJSON(
+                let graph = try ArchiveGraph(bytes: bytes, options: options)
+                // One graph per message: its cycles must not outlive it.
+                defer { graph.breakReferenceCycles() }
+                message.payload = try graph.plainJSON(
                     prettyPrinted: false, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
             } catch {
                 message.fail("payload_data", error)
@@ -273,9 +276,12 @@ enum MessageBody {
             throw Failure("\(bytes.count) bytes, more than the \(options.maxInputBytes)-byte input limit")
         }
         if Typedstream.hasSignature(bytes) {
-            return try IMessageText(attributedBody: bytes, options: options).text
+            let message = try IMessageText(attributedBody: bytes, options: options)
+            defer { message.breakReferenceCycles() }
+            return message.text
         }
         let graph = try ArchiveGraph(bytes: bytes, options: options)
+        defer { graph.breakReferenceCycles() }
         guard case .object(let root)? = graph.root else {
             throw Failure("the keyed archive's root is not an object")
         }

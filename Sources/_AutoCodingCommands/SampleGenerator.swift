@@ -99,9 +99,19 @@ struct SampleGenerator {
         var random = SampleRandom(seed: seed &* 0x1000_0000_01B3 &+ UInt64(index))
         let archive: KeyedArchive
         switch fileName(index).0 {
-        case .people: archive = try KeyedArchiveEncoder().encodeArchive(people(&random))
-        case .notes: archive = try KeyedArchiveEncoder().encodeArchive(notes(&random))
-        case .graph: archive = graph(&random).keyedArchive()
+        case .people:
+            let group = people(&random)
+            // The friends lists are cycles, which would outlive the archive (one per archive generated).
+            defer { for person in group { person.friends = []; person.bestFriend = nil } }
+            archive = try KeyedArchiveEncoder().encodeArchive(group)
+        case .notes:
+            let root = notes(&random)
+            defer { Self.breakParentCycles(root) }
+            archive = try KeyedArchiveEncoder().encodeArchive(root)
+        case .graph:
+            let graph = graph(&random)
+            defer { graph.breakReferenceCycles() }
+            archive = graph.keyedArchive()
         case .collections: archive = collections(&random).keyedArchive()
         case .blob: archive = try KeyedArchiveEncoder().encodeArchive(Data(random.blob(random.int(256...16 * 1024))))
         case .attributed:
@@ -138,6 +148,15 @@ struct SampleGenerator {
             person.bestFriend = person.friends.first
         }
         return group
+    }
+
+    /// Empties a folder tree's subfolder lists, whose folders hold their parents.
+    static func breakParentCycles(_ root: SampleFolder) {
+        var pending = [root]
+        while let folder = pending.popLast() {
+            pending.append(contentsOf: folder.subfolders)
+            folder.subfolders = []
+        }
     }
 
     /// A folder tree with notes; children point back at parents and notes share tags.

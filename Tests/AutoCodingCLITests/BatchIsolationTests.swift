@@ -36,7 +36,7 @@ struct BatchIsolationTests {
     /// Starts `autocoding arguments…` without waiting, output to files in `directory`.
     static func start(_ arguments: [String], in directory: TemporaryDirectory) throws -> Process {
         let process = Process()
-        process.executableURL = try #require(CLI.executable)
+        process.executableURL = CLI.executable
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice

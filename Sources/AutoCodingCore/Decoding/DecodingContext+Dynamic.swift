@@ -83,6 +83,7 @@ extension DecodingContext {
             guard let uid = node.uid, let object = resolver?.resolve(ArchiveUID(uid)).object else {
                 throw DecodingError.archiveCorrupted("cannot keep the \(name) object stored in place", at: path)
             }
+            graphValuesHandedOut.append(.object(object))
             return object
         }
     }

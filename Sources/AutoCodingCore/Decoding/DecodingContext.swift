@@ -60,6 +60,13 @@ final class DecodingContext {
     }
     /// nil until ``resolver`` is first asked for; then the resolver, or `.some(nil)` when it could not be built.
     private var resolverStorage: GraphResolver??
+    /// The resolver's values this decode handed out (``graphValue(_:path:)``, objects of unknown classes kept):
+    /// once the decode ends, the rest of the graph is emptied, so that its cycles do not outlive it.
+    var graphValuesHandedOut: [ArchivedValue] = []
+
+    deinit {
+        if case let built?? = resolverStorage { built.emptyObjects(unreachableFrom: graphValuesHandedOut) }
+    }
 
     /// Registers the class instance decoded from `uid`. Once graph values exist, the graph object of the same
     /// entry learns it too, so that re-encoding writes the two as one object.

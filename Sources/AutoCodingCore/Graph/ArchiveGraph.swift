@@ -110,12 +110,18 @@ struct GraphResolver {
     /// no intermediate value per field; each class descriptor parsed once, each scalar entry built once.
     init(view: KeyedArchiveView) throws(ArchiveError) {
         var builder = try GraphBuilder(view: view)
-        try builder.makeObjects()
-        top = try builder.table.top()
-        try builder.fillObjects()
+        do {
+            try builder.makeObjects()
+            top = try builder.table.top()
+            try builder.fillObjects()
+            try Self.checkNoUIDs(in: builder.plainContainers)
+        } catch {
+            // The objects filled so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).
+            for case let object? in builder.shells { object.fields = [:] }
+            throw error
+        }
         entries = builder.entries
         shells = builder.shells
-        try Self.checkNoUIDs(in: builder.plainContainers)
     }
 
     /// The resolver of a validated archive (see ``KeyedArchive/validate()``).
@@ -281,6 +287,12 @@ package final class ObjectNumbers {
         byUID = uids
         numbered = []
         firstFree = (uids.lastIndex { $0 != nil } ?? 0) + 1
+    }
+
+    /// Calls `body` with each object numbered.
+    package func forEachObject(_ body: (ArchivedObject) -> Void) {
+        for case let object? in byUID { body(object) }
+        for (object, _) in numbered { body(object) }
     }
 
     /// The number of `object`, if it came from the source.

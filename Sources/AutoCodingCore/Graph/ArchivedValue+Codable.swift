@@ -30,6 +30,12 @@ extension DecodingContext {
     /// The graph value at `node`: an instance and everything it reaches (from the whole-archive graph, so one
     /// object is one ``ArchivedObject`` however often it is reached), a referenced scalar, or a value in place.
     func graphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
+        let value = try resolvedGraphValue(node, path: path)
+        graphValuesHandedOut.append(value)
+        return value
+    }
+
+    private func resolvedGraphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
         if node.isNull { return .null }
         guard let resolver else {
             throw DecodingError.archiveCorrupted("the archive cannot be read as a graph", at: path)

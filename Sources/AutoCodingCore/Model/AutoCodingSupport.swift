@@ -120,6 +120,8 @@ public enum AutoCodingSupport {
             let left = try? KeyedArchiveEncoder().encodeArchive(lhs), let right = try? KeyedArchiveEncoder().encodeArchive(rhs),
             let a = try? ArchiveGraph(archive: left), let b = try? ArchiveGraph(archive: right)
         else { return false }
+        // The graphs of cyclic models are cyclic, and would outlive every comparison.
+        defer { a.breakReferenceCycles(); b.breakReferenceCycles() }
         return a.isEquivalent(to: b)
     }
 
@@ -128,6 +130,8 @@ public enum AutoCodingSupport {
         guard let left = try? KeyedArchiveEncoder().encodeArchive(lhs), let right = try? KeyedArchiveEncoder().encodeArchive(rhs),
             let a = try? ArchiveGraph(archive: left), let b = try? ArchiveGraph(archive: right)
         else { return false }
+        // The graphs of cyclic models are cyclic, and would outlive every comparison.
+        defer { a.breakReferenceCycles(); b.breakReferenceCycles() }
         return a.isEquivalent(to: b)
     }
 

@@ -47,8 +47,18 @@ struct TypedGraphBuilder {
     }
 
     mutating func build() throws(ArchiveError) -> [TypedGroup] {
-        var encodings = EncodingTable()
         var entries: [Entry] = []
+        do {
+            return try build(entries: &entries)
+        } catch {
+            // The objects closed so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).
+            for case .object(let object) in entries { object.groups = [] }
+            throw error
+        }
+    }
+
+    private mutating func build(entries: inout [Entry]) throws(ArchiveError) -> [TypedGroup] {
+        var encodings = EncodingTable()
         var frames: [Frame] = []
         var values = Pile<TypedValue>(placeholder: .nil)
         var groups = Pile<TypedGroup>(placeholder: TypedGroup(encoding: "", values: []))

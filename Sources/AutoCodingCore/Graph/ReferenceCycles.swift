@@ -1,0 +1,87 @@
+/// Freeing graphs whose objects reference each other in a cycle.
+///
+/// ARC frees an object when its last reference goes, so objects on a cycle (a view and its superview, a node and
+/// its parent, or a cycle a hostile archive makes up) keep each other alive after the graph that held them is
+/// gone. A process that reads archive after archive would grow by every such graph; these functions empty the
+/// objects instead, after which ARC frees them.
+extension ArchiveGraph {
+    /// Empties every object of the graph (its ``ArchivedObject/fields``), so that objects on reference cycles are
+    /// freed once nothing else holds them.
+    ///
+    /// Call it when done with a graph read from untrusted or unknown input in a long-running process (a service,
+    /// a batch): a graph is otherwise freed only when none of its objects is on a cycle. Every object the graph
+    /// reached is empty afterwards, also one still held elsewhere, so take what you need out of it first. A graph
+    /// read from bytes also empties the objects its `$top` does not reach.
+    public func breakReferenceCycles() {
+        ArchivedValue.forEachObject(reachableFrom: Array(roots.values)) { $0.fields = [:] }
+        objectNumbers?.forEachObject { $0.fields = [:] }
+    }
+}
+
+extension TypedGraph {
+    /// Empties every object of the graph (its ``TypedObject/groups``), so that objects on reference cycles are
+    /// freed once nothing else holds them; see ``ArchiveGraph/breakReferenceCycles()``.
+    public func breakReferenceCycles() {
+        for object in objects { object.groups = [] }
+    }
+}
+
+extension ArchivedValue {
+    /// Calls `body` once for each object that `values` reach, with an explicit stack. In-place containers shared
+    /// by many references are walked once, so a graph built within the reading budget walks within it.
+    ///
+    /// An object's fields are read before `body` sees it, so `body` may empty them.
+    package static func forEachObject(reachableFrom values: [ArchivedValue], _ body: (ArchivedObject) -> Void) {
+        var seenObjects: Set<ObjectIdentifier> = []
+        var seenContainers: Set<StorageIdentity> = []
+        // The objects are alive while `pending` or a field holds them, so an identifier seen is never reused.
+        var pending = values
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                guard seenObjects.insert(ObjectIdentifier(object)).inserted else { continue }
+                pending.append(contentsOf: object.fields.values)
+                body(object)
+            case .array(let elements):
+                if let identity = StorageIdentity(elements), !seenContainers.insert(identity).inserted { continue }
+                pending.append(contentsOf: elements)
+            case .dictionary(let entries):
+                if let identity = StorageIdentity(entries.values.elements),
+                    !seenContainers.insert(identity).inserted
+                {
+                    continue
+                }
+                pending.append(contentsOf: entries.values)
+            case .null, .reference, .inline:
+                continue
+            }
+        }
+    }
+}
+
+extension GraphResolver {
+    /// Empties the objects that none of `kept` reaches: the rest of the archive's graph, built whole for the
+    /// graph values a typed decode handed out, which nothing can reach once the decoder is gone.
+    func emptyObjects(unreachableFrom kept: [ArchivedValue]) {
+        var reached: Set<ObjectIdentifier> = []
+        ArchivedValue.forEachObject(reachableFrom: kept) { reached.insert(ObjectIdentifier($0)) }
+        for case let object? in shells where !reached.contains(ObjectIdentifier(object)) { object.fields = [:] }
+    }
+}
+
+extension IMessageText {
+    /// Empties the objects of the message's graph and of every keyed archive among its attributes, so that
+    /// objects on reference cycles are freed; see ``ArchiveGraph/breakReferenceCycles()``.
+    public func breakReferenceCycles() {
+        graph.breakReferenceCycles()
+        var pending = runs.flatMap { $0.attributes.map(\.value) }
+        while let value = pending.popLast() {
+            switch value {
+            case .keyedArchive(let archive): archive.breakReferenceCycles()
+            case .array(let values): pending.append(contentsOf: values)
+            case .dictionary(let pairs): pending.append(contentsOf: pairs.map(\.value))
+            default: continue
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import AutoCoding
+import AutoCodingFast
+import Foundation
+import OrderedCollections
+import Testing
+
+@testable import AutoCodingCore
+
+/// Graphs whose objects reference each other in a cycle are freed: by `breakReferenceCycles()` for the graphs a
+/// caller holds, and by the readers themselves for the objects no caller can reach.
+@Suite("Reference cycles")
+struct ReferenceCycleTests {
+    /// Weak references to objects, to see whether they were freed.
+    final class Watched {
+        private var objects: [() -> AnyObject?] = []
+        func watch(_ object: AnyObject) { objects.append { [weak object] in object } }
+        var alive: Int { objects.count(where: { $0() != nil }) }
+        var count: Int { objects.count }
+    }
+
+    /// Two instances that reference each other, the first the root.
+    static func cyclicPairArchive() -> [UInt8] {
+        let first = ArchivedObject(className: "Node")
+        let second = ArchivedObject(className: "Node", fields: ["next": .object(first)])
+        first.fields = ["next": .object(second), "name": .reference(.string("first"))]
+        let graph = ArchiveGraph(root: .object(first))
+        defer { graph.breakReferenceCycles() }
+        return graph.binaryPlist()
+    }
+
+    static let node: ArchiveValue = .dictionary(["$classname": .string("Node"), "$classes": .array([.string("Node")])])
+
+    /// An archive whose root holds one object, and whose `$objects` also hold a cycle that `$top` does not
+    /// reach, such as a crafted archive (Apple's archivers write only what the root reaches).
+    static func orphanCycleArchive() throws -> [UInt8] {
+        let objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "value": .integer(1)]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "next": .uid(ArchiveUID(4))]),
+            node,
+            .dictionary(["$class": .uid(ArchiveUID(3)), "next": .uid(ArchiveUID(2))]),
+        ]
+        return KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+    }
+
+    @Test func aCyclicGraphIsFreedOnceItsCyclesAreBroken() throws {
+        let bytes = Self.cyclicPairArchive()
+        let kept = Watched()
+        let broken = Watched()
+        do {
+            let graph = try ArchiveGraph(bytes: bytes)
+            let first = try #require(graph.root?.object)
+            kept.watch(first)
+            kept.watch(try #require(first.fields["next"]?.object))
+            let other = try ArchiveGraph(bytes: bytes)
+            broken.watch(try #require(other.root?.object))
+            broken.watch(try #require(other.root?.object?.fields["next"]?.object))
+            other.breakReferenceCycles()
+            #expect(other.root?.object?.fields.isEmpty == true)
+        }
+        #expect(broken.alive == 0)
+        // ARC alone keeps a cycle: what the call is for.
+        #expect(kept.alive == 2)
+    }
+
+    @Test func objectsThatTheTopDoesNotReachAreFreedWithTheGraph() throws {
+        let bytes = try Self.orphanCycleArchive()
+        let watched = Watched()
+        do {
+            let graph = try ArchiveGraph(bytes: bytes)
+            graph.objectNumbers?.forEachObject { watched.watch($0) }
+            #expect(watched.count == 3)
+            graph.breakReferenceCycles()
+        }
+        #expect(watched.alive == 0)
+    }
+
+    @Test func aTypedGraphIsFreedOnceItsCyclesAreBroken() throws {
+        let object = TypedObject(classes: [TypedClass("Node", version: 0)])
+        object.groups = [TypedGroup(encoding: "@i", values: [.object(object), .signed(7, type: UInt8(ascii: "i"))])]
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(object)])]).typedstreamBytes()
+        object.groups = []
+        let watched = Watched()
+        do {
+            let graph = try TypedGraph(bytes: bytes)
+            let root = try #require(graph.root)
+            #expect(root.groups.first?.values.first?.object === root)
+            watched.watch(root)
+            graph.breakReferenceCycles()
+        }
+        #expect(watched.alive == 0)
+    }
+
+    /// A model with one graph-valued property, decoded from an archive whose root also holds a cycle the model
+    /// never reads.
+    struct Holder: Decodable {
+        var payload: ArchivedValue
+    }
+
+    @Test func aTypedDecodeEmptiesOnlyTheGraphObjectsItDidNotHandOut() throws {
+        // Root (Holder) → payload: P ⇄ Q, a cycle the caller gets; junk: R ⇄ S, one no caller can reach.
+        let objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "payload": .uid(ArchiveUID(2)), "junk": .uid(ArchiveUID(5))]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(4)), "value": .integer(42)]),
+            Self.node,
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(2))]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(6))]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(5))]),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let unreachable = Watched()
+        let holder: Holder
+        do {
+            let context = DecodingContext(
+                decoder: KeyedArchiveDecoder(), table: try ArchiveRecordTable(lazy: bytes, options: .init()))
+            holder = try context.decodeRoot(Holder.self)
+            let shells = try #require(context.resolver?.shells)
+            for uid in [5, 6] { unreachable.watch(try #require(shells[uid])) }
+        }
+        #expect(unreachable.alive == 0)
+        // What the caller holds is whole.
+        let p = try #require(holder.payload.object)
+        #expect(p.fields["value"]?.int == 42)
+        let q = try #require(p.fields["peer"]?.object)
+        #expect(q.fields["peer"]?.object === p)
+        q.fields = [:]
+    }
+}
