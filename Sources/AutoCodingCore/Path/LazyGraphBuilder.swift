@@ -17,6 +17,11 @@ struct LazyGraphBuilder {
     /// The objects read so far, each numbered by its archive UID.
     var objectNumbers: ObjectNumbers { ObjectNumbers(shells.map { ($0.value, $0.key.index) }) }
 
+    /// Empties every object read, for a caller that will not hand them out.
+    func emptyObjects() {
+        for shell in shells.values { shell.fields = [:] }
+    }
+
     /// The graph value of bplist object `object` (a UID is followed), with everything it reaches.
     mutating func graphValue(ofObject object: Int) throws(ArchiveError) -> ArchivedValue {
         let value = try resolve(archive.value(at: object))

@@ -26,6 +26,8 @@ extension LazyKeyedArchive {
             do {
                 values.append(try builder.graphValue(ofObject: node))
             } catch {
+                // The objects read so far may be on cycles, which would outlive the error (ReferenceCycles.swift).
+                builder.emptyObjects()
                 throw ArchivePathError(
                     .invalidArchive, path: path.description, step: path.steps.count, reason: error.description,
                     archiveError: error)
