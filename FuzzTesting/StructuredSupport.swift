@@ -379,8 +379,8 @@ func release(_ values: [ArchivedValue]) {
 }
 
 func release(_ graph: ArchiveGraph?) {
-    guard let graph else { return }
-    release(Array(graph.roots.values))
+    // The library's own walk: it also reaches the `$objects` entries `$top` does not (crafted inputs have them).
+    graph?.breakReferenceCycles()
 }
 
 /// The objects an object's fields refer to directly (through in-place arrays and dictionaries).
@@ -423,8 +423,7 @@ func hasCycle(_ graph: ArchiveGraph) -> Bool {
 
 /// Empties every object of a typedstream graph.
 func release(_ graph: TypedGraph?) {
-    guard let graph else { return }
-    for object in graph.objects { object.groups = [] }
+    graph?.breakReferenceCycles()
 }
 
 private func children(of object: TypedObject) -> [TypedObject] {
