@@ -31,7 +31,7 @@ struct BPlistWriter {
     private var refs: [Int] = []
     // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
     // canonically equivalent strings with different code points (Swift's String `==` would merge them).
-    private var strings: [String: Int] = [:]
+    private var strings = StringNumbers()
     private var integers: [Int64: Int] = [:]
     private var largeIntegers: [UInt64: Int] = [:]
     private var reals: [UInt64: Int] = [:]
@@ -76,7 +76,7 @@ struct BPlistWriter {
     ) -> [UInt8] {
         var writer = BPlistWriter()
         // Most entries of an archive are strings or hold one: size the string table once rather than by doubling.
-        writer.strings.reserveCapacity(table.count)
+        writer.strings.reserve(table.count)
         writer.objects.reserveCapacity(table.count * 2)
         // Two references per field and per `$class`, and some for the lists' elements.
         writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)
@@ -339,11 +339,14 @@ struct BPlistWriter {
 
     private mutating func flattenString(_ s: String) -> Int {
         let number = objects.count
-        // One hash: the slot is filled with `number` when `s` is new, else it holds the first string `==` to it.
-        let existing = { (slot: inout Int) in slot }(&strings[s, default: number])
-        if existing != number, case .string(let stored, _) = objects[existing], Self.sameBytes(stored, s) {
-            return existing
+        var bytes = s
+        let existing = bytes.withUTF8 { utf8 in
+            strings.number(of: UnsafeRawBufferPointer(utf8), orAdd: number) { candidate in
+                guard case .string(let stored, _) = objects[candidate] else { return false }
+                return Self.sameBytes(stored, UnsafeRawBufferPointer(utf8))
+            }
         }
+        if existing != number { return existing }
         let ascii = Self.isASCII(s)
         objects.append(.string(s, ascii: ascii))
         let count = ascii ? s.utf8.count : s.utf16.count
@@ -367,13 +370,17 @@ struct BPlistWriter {
     /// encode.
     fileprivate static func sameBytes(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a
         var b = b
+        return b.withUTF8 { sameBytes(a, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `a` has exactly the UTF-8 bytes `b`.
+    private static func sameBytes(_ a: String, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.utf8.count == b.count else { return false }
+        var a = a
         return a.withUTF8 { x in
-            b.withUTF8 { y in
-                guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // Both empty.
-                return memcmp(p, q, x.count) == 0
-            }
+            guard let p = x.baseAddress, let q = b.baseAddress else { return true }  // Both empty.
+            return memcmp(p, q, x.count) == 0
         }
     }
 
