@@ -25,7 +25,9 @@ final class _ArchiveEncoder: Encoder {
     /// (about 260 instructions, once per object encoded), as ``_ArchiveDecoder/opened(_:)`` does.
     static func opened(_ encoder: any Encoder) -> _ArchiveEncoder? {
         func open<E: Encoder>(_ encoder: E) -> _ArchiveEncoder? {
-            E.self == _ArchiveEncoder.self ? unsafeBitCast(encoder, to: _ArchiveEncoder.self) : nil
+            // Read as the reference it is once the types are equal (`unsafeBitCast` from a generic warns).
+            E.self == _ArchiveEncoder.self
+                ? withUnsafePointer(to: encoder) { UnsafeRawPointer($0).load(as: _ArchiveEncoder.self) } : nil
         }
         return open(encoder)
     }

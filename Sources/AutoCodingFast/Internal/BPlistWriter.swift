@@ -3,11 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OrderedCollections
 
 /// Writes a value tree as a binary property list in linear time.
@@ -159,7 +154,7 @@ struct BPlistWriter {
         mutating func number(of key: String, at position: Int, in slot: Int, flatten: (String) -> Int) -> Int {
             if position < lists[slot].count {
                 let cached = lists[slot][position]
-                if BPlistWriter.isIdentical(cached.key, key) || BPlistWriter.sameBytes(cached.key, key) {
+                if StringBytes.equal(cached.key, key) {
                     return cached.number
                 }
                 let number = flatten(key)
@@ -343,7 +338,7 @@ struct BPlistWriter {
         let existing = bytes.withUTF8 { utf8 in
             strings.number(of: UnsafeRawBufferPointer(utf8), orAdd: number) { candidate in
                 guard case .string(let stored, _) = objects[candidate] else { return false }
-                return Self.sameBytes(stored, UnsafeRawBufferPointer(utf8))
+                return StringBytes.equal(stored, UnsafeRawBufferPointer(utf8))
             }
         }
         if existing != number { return existing }
@@ -352,36 +347,6 @@ struct BPlistWriter {
         let count = ascii ? s.utf8.count : s.utf16.count
         scalarBytes += Self.headerSize(count: count) + (ascii ? count : 2 * count)
         return number
-    }
-
-    /// Whether two strings are the same value bit for bit: the same storage, or the same small-string bytes.
-    /// Then they have the same bytes; the converse need not hold (use ``sameBytes(_:_:)``). A key written from a
-    /// literal is identical at every instance, and this costs two comparisons where `sameBytes` costs a `memcmp`.
-    fileprivate static func isIdentical(_ a: String, _ b: String) -> Bool {
-        // Two words on 64-bit platforms; elsewhere the byte comparison alone decides.
-        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return false }
-        let x = unsafeBitCast(a, to: (UInt64, UInt64).self)
-        let y = unsafeBitCast(b, to: (UInt64, UInt64).self)
-        return x == y
-    }
-
-    /// Whether two strings have the same UTF-8 bytes (not merely canonically equivalent, as `==` tests).
-    /// Compared with `memcmp` over contiguous buffers: the generic `utf8.elementsEqual` walk was 10 % of a W1
-    /// encode.
-    fileprivate static func sameBytes(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var b = b
-        return b.withUTF8 { sameBytes(a, UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Whether `a` has exactly the UTF-8 bytes `b`.
-    private static func sameBytes(_ a: String, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.utf8.count == b.count else { return false }
-        var a = a
-        return a.withUTF8 { x in
-            guard let p = x.baseAddress, let q = b.baseAddress else { return true }  // Both empty.
-            return memcmp(p, q, x.count) == 0
-        }
     }
 
     private static func isASCII(_ s: String) -> Bool {
