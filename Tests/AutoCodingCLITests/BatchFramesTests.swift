@@ -33,6 +33,7 @@ struct BatchFramesTests {
             stdin: Data(stream))
         #expect(result.status == 1, "\(result.stderr)")
         let records = try result.records()
+        try #require(records.count == 7, "\(result.stderr)")
         #expect(records.map { $0["id"] as? String } == (0..<5).map { "blob-\($0) ✓" } + ["not-an-archive", ""])
         #expect(records.allSatisfy { $0["path"] == nil })
         #expect(records.prefix(5).allSatisfy { $0["ok"] as? Bool == true && $0["root_class"] as? String == "NSArray" })

@@ -21,7 +21,7 @@ struct BatchTests {
         let result = try CLI.run(["batch", samples.path("archives"), "--jobs", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.records()
-        #expect(records.count == 24)
+        try #require(records.count == 24)
         for record in records {
             #expect(Set(record.keys) == Self.recordKeys)
             #expect(record["ok"] as? Bool == true)
@@ -46,7 +46,7 @@ struct BatchTests {
         let result = try CLI.run(["batch", samples.path("other")])
         #expect(result.status == 1)
         let records = try result.records()
-        #expect(records.count == 9)
+        try #require(records.count == 9)
         var codes: [String: String] = [:]
         for record in records {
             #expect(Set(record.keys) == Self.recordKeys)
@@ -73,7 +73,7 @@ struct BatchTests {
         let result = try CLI.run(["batch", "--stdin", "--jobs", "2"], input: input)
         #expect(result.status == 1)
         let records = try result.records()
-        #expect(records.count == 9)
+        try #require(records.count == 9)
         #expect(records.prefix(8).allSatisfy { $0["ok"] as? Bool == true })
         let missing = try #require(records.last?["error"] as? [String: Any])
         #expect(missing["code"] as? String == "fileError")
@@ -153,7 +153,7 @@ struct BatchTests {
         let result = try CLI.run(["batch", SharedCorpus.directory.appendingPathComponent("apple").path, "--jobs", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.records()
-        #expect(records.count == 100)
+        try #require(records.count == 100)
         #expect(records.allSatisfy { $0["ok"] as? Bool == true })
     }
 
@@ -197,7 +197,7 @@ struct BatchTests {
         #expect(result.status == 1, "row 7 is a damaged archive")
         let records = try result.records()
         // Row 6's blob is NULL: no record, counted in the summary.
-        #expect(records.count == 7)
+        try #require(records.count == 7)
         #expect(result.stderr.contains("NULL cells skipped: 1"))
         for (record, rowID) in zip(records, [1, 2, 3, 4, 5, 7, 8]) {
             #expect(Set(record.keys) == Self.recordKeys.union(["row", "column"]))
@@ -229,7 +229,7 @@ struct BatchTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.records()
-        #expect(records.count == 5)
+        try #require(records.count == 5)
         #expect(records.allSatisfy { ($0["row"] as? [String: Any]).map { Array($0.keys) } == ["guid"] })
         #expect(records.allSatisfy { $0["graph"] is [String: Any] })
         let wrongColumn = try CLI.run([
@@ -249,7 +249,7 @@ struct BatchTests {
         ])
         #expect(bodies.status == 0, "\(bodies.stderr)")
         let records = try bodies.records()
-        #expect(records.count == 20)
+        try #require(records.count == 20)
         #expect(
             records.allSatisfy {
                 ["NSAttributedString", "NSMutableAttributedString"].contains($0["root_class"] as? String)

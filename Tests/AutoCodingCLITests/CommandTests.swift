@@ -152,7 +152,7 @@ struct CommandTests {
         let result = try CLI.run(["validate", "--json", samples.path("archives"), samples.path("other/bad-uid.plist")])
         #expect(result.status == 1)
         let records = try result.records()
-        #expect(records.count == 3)
+        try #require(records.count == 3)
         #expect(records[0]["ok"] as? Bool == true)
         #expect((records[0]["summary"] as? String)?.hasPrefix("keyed NSKeyedArchiver") == true)
         let error = try #require(records[2]["error"] as? [String: Any])

@@ -51,7 +51,7 @@ struct MessagesCommandTests {
         let result = try CLI.run(["messages", path])
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.records()
-        #expect(records.count == 66)
+        try #require(records.count == 66)
         #expect(records.map { $0["rowid"] as? Int } == Array(1...66))
         #expect(records.allSatisfy { $0["error"] == nil })
         #expect(records.allSatisfy { ($0["date"] as? String)?.hasSuffix("Z") == true })
@@ -176,7 +176,7 @@ struct MessagesCommandTests {
         #expect(Date().timeIntervalSince(start) < 30)
         #expect(result.status == 1)
         let records = try result.records()
-        #expect(records.count == rows.count)
+        try #require(records.count == rows.count)
         let failed = records.map { $0["error"] != nil }
         #expect(failed == [false, true, true, true, true, true, true, true, true, true, true, false])
         let columns = records.compactMap { ($0["error"] as? [String: Any])?["column"] as? String }

@@ -127,7 +127,7 @@ struct TypedstreamCommandTests {
         ])
         #expect(result.status == 1, "row 5 is damaged")
         let records = try result.records()
-        #expect(records.count == 5)
+        try #require(records.count == 5)
         for record in records.prefix(4) {
             #expect(record["ok"] as? Bool == true)
             #expect(record["format"] as? String == "typedstream")

@@ -4,6 +4,7 @@ import Glibc
 import AutoCoding
 import Foundation
 import Testing
+import _AutoCodingTestSupport
 
 /// The resource bounds, proven: each hostile input (``LimitCase``) must end with its error in under
 /// 50 ms of CPU time and under 64 MB of peak memory above the baseline taken just before decoding.
@@ -75,14 +76,3 @@ struct ResourceLimitTests {
     }
 }
 
-/// The sanitizer this test binary was built with (`swift test --sanitize=…`), found at run time: Swift has no
-/// compile-time condition for it, but the sanitizer runtimes export their entry points.
-enum ActiveSanitizer {
-    static let name: String? = {
-        let everything = dlopen(nil, RTLD_NOW)
-        defer { if let everything { dlclose(everything) } }
-        if dlsym(everything, "__asan_init") != nil { return "AddressSanitizer" }
-        if dlsym(everything, "__tsan_init") != nil { return "ThreadSanitizer" }
-        return nil
-    }()
-}

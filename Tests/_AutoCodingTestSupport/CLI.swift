@@ -66,6 +66,15 @@ package enum CLI {
         try run(arguments, stdin: Data(input.utf8), in: directory)
     }
 
+    /// `arguments`, with `batch --isolate`'s worker memory limit turned off under a sanitizer (see
+    /// ``ActiveSanitizer/allowsAddressSpaceLimits``) unless the test sets one: isolation is still exercised.
+    package static func runnable(_ arguments: [String]) -> [String] {
+        guard !ActiveSanitizer.allowsAddressSpaceLimits, arguments.contains("--isolate"),
+            !arguments.contains("--worker-memory")
+        else { return arguments }
+        return arguments + ["--worker-memory", "0"]
+    }
+
     /// Runs `autocoding arguments…` with `stdin` (bytes) as standard input.
     package static func run(_ arguments: [String], stdin: Data, in directory: URL? = nil) throws -> Result {
         let executable = try #require(executable, "the autocoding executable was not found; build it first")
@@ -78,7 +87,7 @@ package enum CLI {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments
+        process.arguments = Self.runnable(arguments)
         if let directory { process.currentDirectoryURL = directory }
         let outHandle = try FileHandle(forWritingTo: out)
         let errHandle = try FileHandle(forWritingTo: err)
