@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The writer's string uniquing table: object numbers of the strings written, found by their exact UTF-8 bytes.
 ///
 /// Open addressing over the bytes, where `[String: Int]` hashed each string through `String.hash(into:)` and
