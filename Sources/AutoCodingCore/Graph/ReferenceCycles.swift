@@ -27,6 +27,13 @@ extension TypedGraph {
 }
 
 extension ArchivedValue {
+    /// Empties every object this value reaches, so that objects on reference cycles are freed; for what a typed
+    /// decode hands out (an ``ArchivedValue`` property, an object of an unknown class kept as
+    /// ``ArchivedObject``: `.object(kept).breakReferenceCycles()`). See ``ArchiveGraph/breakReferenceCycles()``.
+    public func breakReferenceCycles() {
+        Self.forEachObject(reachableFrom: [self]) { $0.fields = [:] }
+    }
+
     /// Calls `body` once for each object that `values` reach, with an explicit stack. In-place containers shared
     /// by many references are walked once, so a graph built within the reading budget walks within it.
     ///
