@@ -70,8 +70,6 @@ struct BPlistWriter {
         archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
     ) -> [UInt8] {
         var writer = BPlistWriter()
-        // Most entries of an archive are strings or hold one: size the string table once rather than by doubling.
-        writer.strings.reserve(table.count)
         writer.objects.reserveCapacity(table.count * 2)
         // Two references per field and per `$class`, and some for the lists' elements.
         writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)

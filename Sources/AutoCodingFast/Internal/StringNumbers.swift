@@ -6,29 +6,26 @@
 /// probe sequences of a given set of strings differ from run to run: input chosen to collide in one process
 /// collides by chance in another. The table holds numbers only; the strings are the writer's objects, which
 /// `matches` compares.
+///
+/// Twelve bytes a slot, grown by doubling: sized for every entry of a large table up front, it was half a gigabyte
+/// for 13 million entries, written whole before the first string (most entries are not distinct strings).
 struct StringNumbers {
     /// By slot: the object number, or -1 for an empty slot.
     private var numbers: [Int] = []
-    /// By slot: the full hash of the string there, compared before its bytes and kept for growing.
-    private var hashes: [UInt64] = []
+    /// By slot: the low half of the hash of the string there, compared before its bytes; the slot follows from
+    /// it, so growing needs no string.
+    private var hashes: [UInt32] = []
     private var mask = -1
     private var count = 0
-
-    /// Room for `capacity` strings without growing.
-    mutating func reserve(_ capacity: Int) {
-        var size = 16
-        while size < 2 * capacity { size <<= 1 }
-        if size > numbers.count { rehash(size) }
-    }
 
     /// The number of the string whose bytes are `bytes`, when one was added; else adds `number` for them and
     /// returns it. `matches(n)` says whether object `n` has exactly `bytes`.
     mutating func number(
         of bytes: UnsafeRawBufferPointer, orAdd number: Int, matches: (Int) -> Bool
     ) -> Int {
-        if 2 * (count + 1) > numbers.count { rehash(max(16, 2 * numbers.count)) }
-        let hash = hash(bytes)
-        var slot = Int(truncatingIfNeeded: hash) & mask
+        if 2 * (count + 1) > numbers.count { rehash(max(1024, 2 * numbers.count)) }
+        let hash = UInt32(truncatingIfNeeded: hash(bytes))
+        var slot = Int(hash) & mask
         while true {
             let existing = numbers[slot]
             if existing < 0 { break }
@@ -48,7 +45,7 @@ struct StringNumbers {
         hashes = HugePages.array(repeating: 0, count: size)
         mask = size - 1
         for (i, number) in oldNumbers.enumerated() where number >= 0 {
-            var slot = Int(truncatingIfNeeded: oldHashes[i]) & mask
+            var slot = Int(oldHashes[i]) & mask
             while numbers[slot] >= 0 { slot = (slot + 1) & mask }
             numbers[slot] = number
             hashes[slot] = oldHashes[i]
