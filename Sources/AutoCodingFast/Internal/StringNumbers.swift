@@ -7,8 +7,9 @@
 /// collides by chance in another. The table holds numbers only; the strings are the writer's objects, which
 /// `matches` compares.
 ///
-/// Twelve bytes a slot, grown by doubling: sized for every entry of a large table up front, it was half a gigabyte
-/// for 13 million entries, written whole before the first string (most entries are not distinct strings).
+/// Twelve bytes a slot. A keyed archive reserves room for half its entries as strings (W1 has about that many):
+/// sized for every entry, the table was half a gigabyte for 13 million, written whole before the first string,
+/// and grown from nothing, it allocated a dozen times for 10,000 strings.
 struct StringNumbers {
     /// By slot: the object number, or -1 for an empty slot.
     private var numbers: [Int] = []
@@ -17,6 +18,13 @@ struct StringNumbers {
     private var hashes: [UInt32] = []
     private var mask = -1
     private var count = 0
+
+    /// Room for `capacity` strings without growing.
+    mutating func reserve(_ capacity: Int) {
+        var size = 1024
+        while size < 2 * capacity { size <<= 1 }
+        if size > numbers.count { rehash(size) }
+    }
 
     /// The number of the string whose bytes are `bytes`, when one was added; else adds `number` for them and
     /// returns it. `matches(n)` says whether object `n` has exactly `bytes`.
