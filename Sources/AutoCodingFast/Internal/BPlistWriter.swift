@@ -70,7 +70,8 @@ struct BPlistWriter {
         archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
     ) -> [UInt8] {
         var writer = BPlistWriter()
-        // About half the entries of an archive are distinct strings (W1: 6 of 13 per person); more grow the table.
+        // Up to about half the entries of an archive are distinct strings (corelibs' W1-10k: 39,183 of 89,188);
+        // more grow the table.
         writer.strings.reserve(table.count / 2)
         writer.objects.reserveCapacity(table.count * 2)
         // Two references per field and per `$class`, and some for the lists' elements.

@@ -8,8 +8,9 @@ import Darwin
 ///
 /// `NSString` keys and strings are equal when their code units are (`isEqualToString:`), while Swift's `==` also
 /// merges canonically equivalent strings (`"caf\u{E9}"` and `"cafe\u{301}"`, even `"K"` and the Kelvin sign), which
-/// an archive keeps apart. Comparing bytes is also cheaper: the same storage or equal small-string bits decide
-/// without a call, and strings of different lengths differ.
+/// an archive keeps apart. The same storage or equal small-string bits decide without reading the bytes. (Not
+/// cheaper than `==` everywhere: in the encoders' field lists, whose keys are mostly distinct literals, `==`'s
+/// small-string path won, 464.3 against 467.9 M instructions for a W1-10k encode.)
 enum StringBytes {
     /// Whether `a` and `b` have the same UTF-8 bytes.
     static func equal(_ a: String, _ b: String) -> Bool {
