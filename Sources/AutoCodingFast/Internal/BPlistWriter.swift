@@ -23,7 +23,7 @@ struct BPlistWriter {
     }
 
     private var objects: [Flat] = []
-    private var refs: [Int] = []
+    private var refs = References()
     // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
     // canonically equivalent strings with different code points (Swift's String `==` would merge them).
     private var strings = StringNumbers()
@@ -80,7 +80,7 @@ struct BPlistWriter {
         // `sparseUIDs` while they run ahead of the objects written.
         writer.uids = HugePages.array(repeating: -1, count: table.count)
         HugePages.advise(capacityOf: &writer.objects)
-        HugePages.advise(capacityOf: &writer.refs)
+        HugePages.advise(capacityOf: &writer.refs.numbers)
         let root = writer.beginContainer(dictionary: true, count: 4)
         writer.refs[root] = writer.flattenString(ArchiveKey.version)
         writer.refs[root + 4] = writer.flattenScalar(.integer(Int64(ArchiveKey.formatVersion)))
@@ -174,7 +174,7 @@ struct BPlistWriter {
         let start = refs.count
         let slots = dictionary ? 2 * count : count
         objects.append(dictionary ? .dictionary(start: start, count: count) : .array(start: start, count: count))
-        refs.append(contentsOf: repeatElement(0, count: slots))
+        refs.appendZeros(slots)
         containerRefs += slots
         containerHeaders += Self.headerSize(count: count)
         return start
@@ -258,14 +258,14 @@ struct BPlistWriter {
         case .array(let elements):
             objects.append(.array(start: refs.count, count: elements.count))
             frame = Frame(elements: elements, entries: [:], isDictionary: false, start: refs.count, count: elements.count)
-            refs.append(contentsOf: repeatElement(0, count: elements.count))
+            refs.appendZeros(elements.count)
             containerRefs += elements.count
             containerHeaders += Self.headerSize(count: elements.count)
         case .dictionary(let entries):
             let n = entries.count
             objects.append(.dictionary(start: refs.count, count: n))
             frame = Frame(elements: [], entries: entries, isDictionary: true, start: refs.count, count: n)
-            refs.append(contentsOf: repeatElement(0, count: 2 * n))
+            refs.appendZeros(2 * n)
             containerRefs += 2 * n
             containerHeaders += Self.headerSize(count: n)
         default:
@@ -512,5 +512,28 @@ struct BPlistWriter {
         out[position] = 0x10 | UInt8(width.trailingZeroBitCount)
         BPlistBytes.writeUInt(bits, to: out, at: position + 1, width: width)
         return position + 1 + width
+    }
+}
+
+extension BPlistWriter {
+    /// The containers' child object numbers, four bytes each: half the memory of `[Int]` for the writer's
+    /// largest table (about 85 million references for a million people, written into fresh pages the kernel
+    /// clears). An object number cannot reach 2³²: the writer keeps a 32-byte `Flat` per object, so that many
+    /// objects would hold 128 GiB first.
+    fileprivate struct References {
+        var numbers: [UInt32] = []
+
+        var count: Int { numbers.count }
+
+        subscript(i: Int) -> Int {
+            @inline(__always) get { Int(numbers[i]) }
+            @inline(__always) set { numbers[i] = UInt32(truncatingIfNeeded: newValue) }
+        }
+
+        mutating func reserveCapacity(_ n: Int) { numbers.reserveCapacity(n) }
+
+        /// Appends `n` slots for the caller to fill.
+        @inline(__always)
+        mutating func appendZeros(_ n: Int) { numbers.append(contentsOf: repeatElement(0, count: n)) }
     }
 }
