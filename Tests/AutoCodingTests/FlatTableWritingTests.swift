@@ -67,6 +67,41 @@ import _AutoCodingTestSupport
         }
         #expect(linked === decodedParent)
     }
+
+    /// The encoder reuses one instance's field list for the next; a container an `encode(to:)` kept must not be
+    /// that list, or a later write through it would land in another object.
+    @Test func aKeptContainerDoesNotWriteIntoTheNextObject() throws {
+        let kept = KeptContainer()
+        let bytes = try KeyedArchiveEncoder().encodeBytes([Leaky(kept: kept, tag: 1), Leaky(kept: kept, tag: 2), Leaky(kept: kept, tag: 3)])
+        let graph = try ArchiveGraph(bytes: bytes)
+        guard case .object(let list) = graph.roots["root"], let elements = list.fields["NS.objects"]?.elements else {
+            Issue.record("no root list")
+            return
+        }
+        let fields = elements.map { $0.object.map { Array($0.fields.keys) } }
+        #expect(fields == [["tag"], ["tag"], ["tag"]])
+        #expect(elements.map { $0.object?["tag"]?.int } == [1, 2, 3])
+    }
+}
+
+/// Where ``Leaky`` keeps the container of the instance before.
+private final class KeptContainer {
+    var container: KeyedEncodingContainer<Leaky.Key>?
+}
+
+/// A class whose `encode(to:)` writes through the container the previous instance kept, then keeps its own.
+private final class Leaky: Encodable {
+    enum Key: String, CodingKey { case tag, late }
+    let kept: KeptContainer
+    let tag: Int
+    init(kept: KeptContainer, tag: Int) { (self.kept, self.tag) = (kept, tag) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(tag, forKey: .tag)
+        try kept.container?.encode(tag, forKey: .late)
+        kept.container = container
+    }
 }
 
 /// A value whose `encode(to:)` writes a key twice, a nested container and a super encoder.

@@ -137,6 +137,12 @@ struct FieldList {
         }
     }
 
+    /// Empties the list, keeping its storage for the next object's fields.
+    mutating func removeAll() {
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+    }
+
     /// The fields as a dictionary, for a container nested in place.
     var dictionary: OrderedDictionary<String, ArchiveValue> { OrderedDictionary(uniqueKeys: keys, values: values) }
 }

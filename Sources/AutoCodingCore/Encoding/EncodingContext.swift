@@ -332,7 +332,7 @@ final class EncodingContext {
             let uid = reserved ?? builder.reserve()
             builder.fillInstance(uid, classUID: classUID(), [:])
             return .uid(uid)
-        case .keyed(let storage):
+        case .keyed(var storage):
             let uid = reserved ?? builder.reserve()
             builder.fillInstance(uid, classUID: classUID(), storage.finish())
             if !conditionalStorages.isEmpty,
@@ -341,6 +341,8 @@ final class EncodingContext {
                 // Conditional fields written through `encode(to:)`: they now belong to this entry.
                 for index in waiting { conditionals[index].owner = uid; conditionals[index].storage = nil }
             }
+            encoder.storage = .none
+            recycle(&storage)
             return .uid(uid)
         case .unkeyed(let storage):
             let uid = reserved ?? builder.reserve()
@@ -358,6 +360,27 @@ final class EncodingContext {
             }
             return .uid(uid)
         }
+    }
+
+    /// The fields of the last instance written, emptied, for the next one: an instance's fields are copied into
+    /// the table when it is done, so one list (and its two arrays) serves every object instead of being
+    /// allocated and freed per object. (The encoder is not kept the same way: it holds this context, and the
+    /// cycle would keep both, and the whole table, alive after an encode that throws.)
+    @exclusivity(unchecked) private var spareKeyedStorage: KeyedStorage?
+
+    /// A keyed container's storage for an instance being encoded: the spare one when there is one.
+    func takeKeyedStorage() -> KeyedStorage {
+        guard let spare = spareKeyedStorage else { return KeyedStorage() }
+        spareKeyedStorage = nil
+        return spare
+    }
+
+    /// Keeps `storage` as the spare when nothing else holds it (an `encode(to:)` that kept its encoder or
+    /// container keeps the storage too, and a later write there must not land in another object's fields).
+    private func recycle(_ storage: inout KeyedStorage) {
+        guard isKnownUniquelyReferenced(&storage) else { return }
+        storage.fields.removeAll()
+        spareKeyedStorage = storage
     }
 
     /// Types known not to be ``AutoCodingObject``s: the cast to find out costs a conformance lookup per object.

@@ -43,7 +43,7 @@ final class _ArchiveEncoder: Encoder {
         case .keyed(let existing):
             return existing
         case .none:
-            let fresh = KeyedStorage()
+            let fresh = context.takeKeyedStorage()
             storage = .keyed(fresh)
             return fresh
         default:
