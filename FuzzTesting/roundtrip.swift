@@ -110,6 +110,9 @@ private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
 
 private func roundTripGraph(_ input: inout FuzzInput) {
     let graph = makeGraph(&input)
+    // Every graph of this function may be cyclic: emptied at the end, or LeakSanitizer reports them.
+    var graphs = [graph]
+    defer { for graph in graphs { graph.breakReferenceCycles() } }
     let bytes = graph.binaryPlist()
     // The flat writer (the encoders' table, numbered straight to bytes) against the value-tree writer.
     guard bytes == graph.keyedArchive().binaryPlist() else {
@@ -117,15 +120,21 @@ private func roundTripGraph(_ input: inout FuzzInput) {
     }
     let back: ArchiveGraph
     do { back = try ArchiveGraph(bytes: bytes) } catch { fuzzFailure("an encoded graph does not decode: \(error)") }
+    graphs.append(back)
     guard graph.isEquivalent(to: back) else {
         fuzzFailure("graph round trip is not equivalent:\n\(graph.json(prettyPrinted: false))\n\(back.json(prettyPrinted: false))")
     }
     // The same archive through libplist's XML writer and reader (CF$UID both ways) must still decode.
     if let xml = try? graph.keyedArchive().propertyList.xmlPropertyList() {
-        do { _ = try ArchiveGraph(bytes: xml) } catch { fuzzFailure("XML of an encoded graph does not decode: \(error)") }
+        do { graphs.append(try ArchiveGraph(bytes: xml)) } catch {
+            fuzzFailure("XML of an encoded graph does not decode: \(error)")
+        }
     }
-    // Decoding to Foundation values must not crash, whatever the shapes.
-    if let unarchiver = try? KeyedUnarchiver(bytes: bytes) { _ = try? unarchiver.decodeObject(forKey: "root") }
+    // Decoding to Foundation values must not crash, whatever the shapes; an object of a class it does not know
+    // comes back as an `ArchivedObject`, perhaps on a cycle.
+    if let unarchiver = try? KeyedUnarchiver(bytes: bytes), let root = try? unarchiver.decodeObject(forKey: "root") {
+        if let object = root as? ArchivedObject { ArchivedValue.object(object).breakReferenceCycles() }
+    }
 }
 
 // MARK: @AutoCoding graphs
@@ -185,8 +194,22 @@ private func roundTripNodes(_ input: inout FuzzInput) {
         fuzzFailure("an encoded @AutoCoding graph does not decode: \(error)")
     }
     guard sameNodes(nodes[0], back) else { fuzzFailure("@AutoCoding round trip changed the graph") }
-    for node in nodes { node.children = []; node.next = nil }  // break the cycles so the test does not leak
-    for node in [back] { node.children = []; node.next = nil }
+    // Break the cycles of both graphs (every node the decoded root reaches), or LeakSanitizer reports them.
+    for node in nodes + reachableNodes(from: back) { node.children = []; node.next = nil }
+}
+
+/// Every node `root` reaches through `children` and `next`, each once.
+private func reachableNodes(from root: FuzzNode) -> [FuzzNode] {
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+    var found = [root]
+    var pending = [root]
+    while let node = pending.popLast() {
+        for next in node.children + (node.next.map { [$0] } ?? []) where seen.insert(ObjectIdentifier(next)).inserted {
+            found.append(next)
+            pending.append(next)
+        }
+    }
+    return found
 }
 
 // MARK: Codable values of every mapped Foundation type
