@@ -32,7 +32,8 @@ private func scalar(_ input: inout FuzzInput) -> ArchiveValue {
     }
 }
 
-private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
+/// A random graph, and every object made for it (the roots need not reach them all).
+private func makeGraph(_ input: inout FuzzInput) -> (ArchiveGraph, [ArchivedObject]) {
     let classes: [(String, [String])] = [
         ("NSArray", ["NSArray", "NSObject"]), ("NSMutableArray", ["NSMutableArray", "NSArray", "NSObject"]),
         ("NSDictionary", ["NSDictionary", "NSObject"]), ("NSSet", ["NSSet", "NSObject"]),
@@ -105,14 +106,18 @@ private func makeGraph(_ input: inout FuzzInput) -> ArchiveGraph {
         default: roots[input.string()] = input.bool() ? .reference(scalar(&input)) : .inline(scalar(&input))
         }
     }
-    return ArchiveGraph(roots: roots)
+    return (ArchiveGraph(roots: roots), objects)
 }
 
 private func roundTripGraph(_ input: inout FuzzInput) {
-    let graph = makeGraph(&input)
-    // Every graph of this function may be cyclic: emptied at the end, or LeakSanitizer reports them.
+    let (graph, made) = makeGraph(&input)
+    // Every graph of this function may be cyclic, and so may the objects made that its roots do not reach:
+    // emptied at the end, or LeakSanitizer reports them.
     var graphs = [graph]
-    defer { for graph in graphs { graph.breakReferenceCycles() } }
+    defer {
+        for graph in graphs { graph.breakReferenceCycles() }
+        for object in made { object.fields = [:] }
+    }
     let bytes = graph.binaryPlist()
     // The flat writer (the encoders' table, numbered straight to bytes) against the value-tree writer.
     guard bytes == graph.keyedArchive().binaryPlist() else {
@@ -133,7 +138,21 @@ private func roundTripGraph(_ input: inout FuzzInput) {
     // Decoding to Foundation values must not crash, whatever the shapes; an object of a class it does not know
     // comes back as an `ArchivedObject`, perhaps on a cycle.
     if let unarchiver = try? KeyedUnarchiver(bytes: bytes), let root = try? unarchiver.decodeObject(forKey: "root") {
-        if let object = root as? ArchivedObject { ArchivedValue.object(object).breakReferenceCycles() }
+        breakCycles(decoded: root)
+    }
+}
+
+/// Empties the `ArchivedObject`s in what `decodeObject(forKey:)` returned (inside Foundation collections too).
+private func breakCycles(decoded: Any) {
+    var pending = [decoded]
+    while let value = pending.popLast() {
+        switch value {
+        case let object as ArchivedObject: ArchivedValue.object(object).breakReferenceCycles()
+        case let array as [Any]: pending.append(contentsOf: array)
+        case let dictionary as [AnyHashable: Any]: pending.append(contentsOf: dictionary.values)
+        case let dictionary as [String: Any]: pending.append(contentsOf: dictionary.values)
+        default: continue
+        }
     }
 }
 
