@@ -128,4 +128,73 @@ struct ReferenceCycleTests {
         holder.payload.breakReferenceCycles()
         #expect(p.fields.isEmpty && q.fields.isEmpty)
     }
+
+    /// A list whose first element is a cyclic object of a class no Swift type maps (handed out as an
+    /// `ArchivedObject`) and whose second is an NSString entry without its string, so that decoding the list fails
+    /// after the first element; and, under `other`, the cyclic object alone.
+    static func failingListArchive() -> [UInt8] {
+        let cyclic = ArchivedObject(className: "Node")
+        cyclic.fields = ["me": .object(cyclic)]
+        let broken = ArchivedObject(className: "NSString", chain: ["NSString", "NSObject"])
+        let list = ArchivedObject(
+            className: "NSArray", chain: ["NSArray", "NSObject"], fields: ["NS.objects": .array([.object(cyclic), .object(broken)])])
+        let graph = ArchiveGraph(roots: ["root": .object(list), "other": .object(cyclic)])
+        defer { graph.breakReferenceCycles() }
+        return graph.binaryPlist()
+    }
+
+    @Test func aFailedUnarchiverCallFreesTheGraphObjectsItHandedOut() throws {
+        let watched = Watched()
+        do {
+            let unarchiver = try KeyedUnarchiver(bytes: Self.failingListArchive())
+            #expect(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
+            for case let object? in try #require(unarchiver.context.resolver?.shells) { watched.watch(object) }
+        }
+        #expect(watched.count == 3)
+        #expect(watched.alive == 0)
+    }
+
+    @Test func aCallAfterAFailedOneKeepsWhatItHandsOut() throws {
+        let watched = Watched()
+        let other: ArchivedObject
+        do {
+            let unarchiver = try KeyedUnarchiver(bytes: Self.failingListArchive())
+            #expect(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
+            other = try #require(try unarchiver.decodeObject(forKey: "other") as? ArchivedObject)
+            for case let object? in try #require(unarchiver.context.resolver?.shells) where object !== other {
+                watched.watch(object)
+            }
+        }
+        #expect(watched.alive == 0)
+        #expect(other.fields["me"]?.object === other)
+        ArchivedValue.object(other).breakReferenceCycles()
+    }
+
+    /// A model whose graph-valued property decodes before a property that fails.
+    struct FailingHolder: Decodable {
+        var payload: ArchivedValue
+        var count: Int
+    }
+
+    @Test func aFailedTypedDecodeFreesTheGraphObjectsItHandedOut() throws {
+        // Root → payload: P ⇄ Q; count: a string, which fails after the payload was handed out.
+        let objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "payload": .uid(ArchiveUID(2)), "count": .uid(ArchiveUID(5))]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(4))]),
+            Self.node,
+            .dictionary(["$class": .uid(ArchiveUID(3)), "peer": .uid(ArchiveUID(2))]),
+            .string("not a number"),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+        let watched = Watched()
+        do {
+            let context = DecodingContext(
+                decoder: KeyedArchiveDecoder(), table: try ArchiveRecordTable(lazy: bytes, options: .init()))
+            #expect(throws: DecodingError.self) { _ = try context.decodeRoot(FailingHolder.self) }
+            for case let object? in try #require(context.resolver?.shells) { watched.watch(object) }
+        }
+        #expect(watched.count == 3)
+        #expect(watched.alive == 0)
+    }
 }

@@ -64,4 +64,38 @@ extension DecodingContext {
         }
         return false
     }
+
+    /// The class names an entry counts as for secure decoding: its class chain, or the Foundation class of a
+    /// plain entry (`NSString`, `NSNumber`, `NSData`, `NSDate`).
+    func archivedClassNames(of node: Node) throws -> [String] {
+        if node.isNull { return [] }
+        switch kind(node) {
+        case .asciiString, .utf16String: return ["NSString"]
+        case .integer, .real, .trueValue, .falseValue: return ["NSNumber"]
+        case .data: return ["NSData"]
+        case .date: return ["NSDate"]
+        case .array: return ["NSArray"]
+        case .dictionary:
+            guard let name = try className(of: node) else { return ["NSDictionary"] }
+            if node.uid != nil {
+                let chain: [String]
+                do { chain = try table.classChain(ofInstance: node.object) } catch { throw Self.corrupted(error) }
+                if !chain.isEmpty { return chain }
+            }
+            return [name]
+        default: return []
+        }
+    }
+
+    /// Secure decoding: the entry at `node` must be of an allowed class. Runs on every reference, including
+    /// objects already decoded through another key, and on scalars stored in place.
+    func checkAllowed(_ node: Node, path: CodingPathNode) throws {
+        guard let allowed = allowedClassNames, !node.isNull else { return }
+        let names = try archivedClassNames(of: node)
+        guard !names.contains(where: allowed.contains) else { return }
+        throw DecodingError.archiveCorrupted(
+            "secure decoding: found \(names.first ?? "an unknown entry") where only \(allowed.sorted().joined(separator: ", ")) "
+                + "\(allowed.count == 1 ? "is" : "are") allowed",
+            at: path)
+    }
 }

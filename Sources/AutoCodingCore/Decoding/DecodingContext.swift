@@ -68,11 +68,38 @@ final class DecodingContext {
         if case let built?? = resolverStorage { built.emptyObjects(unreachableFrom: graphValuesHandedOut) }
     }
 
+    /// Whether a call of a public decode entry point is running (``entryPoint(_:)``), and the UIDs of the
+    /// instances it registered.
+    @exclusivity(unchecked) private var inEntryPoint = false
+    @exclusivity(unchecked) private var registeredInCall: [UInt32] = []
+
+    /// Runs one call of a public decode entry point (`KeyedUnarchiver`'s `decodeObject` family). A call that
+    /// throws gives its caller nothing, so the graph values it handed out are forgotten, to be emptied with the
+    /// rest of the graph when the decode ends (else a hostile input would leave a cycle of graph objects behind
+    /// on every failed call), and so are the instances it registered: a later call must not return one of them,
+    /// which may hold those values. A call made from inside another (an `init(coder:)` reading its fields) is
+    /// part of it.
+    func entryPoint<T>(_ body: () throws -> T) throws -> T {
+        guard !inEntryPoint else { return try body() }
+        inEntryPoint = true
+        registeredInCall.removeAll(keepingCapacity: true)
+        let handedOut = graphValuesHandedOut.count
+        defer { inEntryPoint = false }
+        do {
+            return try body()
+        } catch {
+            graphValuesHandedOut.removeSubrange(handedOut...)
+            for uid in registeredInCall { instances[uid] = nil }
+            throw error
+        }
+    }
+
     /// Registers the class instance decoded from `uid`. Once graph values exist, the graph object of the same
     /// entry learns it too, so that re-encoding writes the two as one object.
     @inline(__always)
     func remember(_ object: AnyObject, as uid: UInt32) {
         instances[uid] = object
+        if inEntryPoint { registeredInCall.append(uid) }
         if let built = resolverStorage { built?.link(object, as: uid) }
     }
 
@@ -212,40 +239,6 @@ final class DecodingContext {
     /// Whether the object at `node` is an `NSNull` instance (damage found on the way reads as "no").
     func isNSNull(_ node: Node) -> Bool { (try? className(of: node)) == "NSNull" }
 
-    /// The class names an entry counts as for secure decoding: its class chain, or the Foundation class of a
-    /// plain entry (`NSString`, `NSNumber`, `NSData`, `NSDate`).
-    func archivedClassNames(of node: Node) throws -> [String] {
-        if node.isNull { return [] }
-        switch kind(node) {
-        case .asciiString, .utf16String: return ["NSString"]
-        case .integer, .real, .trueValue, .falseValue: return ["NSNumber"]
-        case .data: return ["NSData"]
-        case .date: return ["NSDate"]
-        case .array: return ["NSArray"]
-        case .dictionary:
-            guard let name = try className(of: node) else { return ["NSDictionary"] }
-            if node.uid != nil {
-                let chain: [String]
-                do { chain = try table.classChain(ofInstance: node.object) } catch { throw Self.corrupted(error) }
-                if !chain.isEmpty { return chain }
-            }
-            return [name]
-        default: return []
-        }
-    }
-
-    /// Secure decoding: the entry at `node` must be of an allowed class. Runs on every reference, including
-    /// objects already decoded through another key, and on scalars stored in place.
-    func checkAllowed(_ node: Node, path: CodingPathNode) throws {
-        guard let allowed = allowedClassNames, !node.isNull else { return }
-        let names = try archivedClassNames(of: node)
-        guard !names.contains(where: allowed.contains) else { return }
-        throw DecodingError.archiveCorrupted(
-            "secure decoding: found \(names.first ?? "an unknown entry") where only \(allowed.sorted().joined(separator: ", ")) "
-                + "\(allowed.count == 1 ? "is" : "are") allowed",
-            at: path)
-    }
-
     /// A short description of what is at `node`, for type-mismatch messages.
     func describe(_ node: Node) -> String {
         if node.isNull { return "$null" }
@@ -293,7 +286,14 @@ final class DecodingContext {
             throw DecodingError.valueNotFound(
                 type, .init(codingPath: [], debugDescription: "The archive's $top has no root entry"))
         }
-        return try decode(type, at: object, path: .root)
+        do {
+            return try decode(type, at: object, path: .root)
+        } catch {
+            // The caller gets nothing (``entryPoint(_:)``'s rule, for the one call of this context): the whole
+            // graph is emptied when the context goes.
+            graphValuesHandedOut = []
+            throw error
+        }
     }
 
     /// Decodes the value stored at bplist object `object` (a UID or a value in place) as `type`.

@@ -167,8 +167,10 @@ public final class KeyedUnarchiver {
     /// class must also be the one `type` archives as.
     public func decodeObject<T: Decodable>(of type: T.Type, forKey key: String) throws -> T? {
         guard let n = try entry(key), !n.isNull else { return nil }
-        try checkSecure(n, allowing: Set(Self.archivedNames(type)), key)
-        return try context.decode(type, node: n, path: keyPath(key))
+        return try context.entryPoint {
+            try checkSecure(n, allowing: Set(Self.archivedNames(type)), key)
+            return try context.decode(type, node: n, path: keyPath(key))
+        }
     }
 
     /// Decodes the ``ArchiveCoding`` object for `key`; nil when missing or `$null`. With
@@ -177,7 +179,7 @@ public final class KeyedUnarchiver {
         guard let n = try entry(key), !n.isNull else { return nil }
         let name = ArchiveNaming.archiveClass(for: type).name
         try checkSecure(n, allowing: [name], key)
-        let decoded = try context.decodeCoding(type, node: n, path: keyPath(key))
+        let decoded = try context.entryPoint { try context.decodeCoding(type, node: n, path: keyPath(key)) }
         guard let object = decoded as? T else {
             throw DecodingError.archiveTypeMismatch(T.self, at: keyPath(key), found: "\(Swift.type(of: decoded))")
         }
@@ -192,7 +194,7 @@ public final class KeyedUnarchiver {
             throw DecodingError.archiveCorrupted(
                 "secure decoding: decodeObject(forKey: \"\(key)\") names no allowed classes", at: keyPath(key))
         }
-        return try context.decodeAny(n, path: keyPath(key))
+        return try context.entryPoint { try context.decodeAny(n, path: keyPath(key)) }
     }
 
     /// Decodes the object for `key`; it and every object inside it must be of one of `classes` (checked on
@@ -219,7 +221,7 @@ public final class KeyedUnarchiver {
         let saved = context.allowedClassNames
         context.allowedClassNames = names
         defer { context.allowedClassNames = saved }
-        return try context.decodeAny(n, path: keyPath(key))
+        return try context.entryPoint { try context.decodeAny(n, path: keyPath(key)) }
     }
 
     private func checkSecure(_ node: DecodingContext.Node, allowing names: Set<String>, _ key: String) throws {
