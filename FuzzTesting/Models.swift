@@ -68,3 +68,17 @@ struct FuzzValue {
     var node: FuzzNode?
     var flags: [Bool] = []
 }
+
+/// Every node `root` reaches through `children` and `next`, each once.
+func reachableNodes(from root: FuzzNode) -> [FuzzNode] {
+    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+    var found = [root]
+    var pending = [root]
+    while let node = pending.popLast() {
+        for next in node.children + (node.next.map { [$0] } ?? []) where seen.insert(ObjectIdentifier(next)).inserted {
+            found.append(next)
+            pending.append(next)
+        }
+    }
+    return found
+}

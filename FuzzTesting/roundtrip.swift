@@ -217,20 +217,6 @@ private func roundTripNodes(_ input: inout FuzzInput) {
     for node in nodes + reachableNodes(from: back) { node.children = []; node.next = nil }
 }
 
-/// Every node `root` reaches through `children` and `next`, each once.
-private func reachableNodes(from root: FuzzNode) -> [FuzzNode] {
-    var seen: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
-    var found = [root]
-    var pending = [root]
-    while let node = pending.popLast() {
-        for next in node.children + (node.next.map { [$0] } ?? []) where seen.insert(ObjectIdentifier(next)).inserted {
-            found.append(next)
-            pending.append(next)
-        }
-    }
-    return found
-}
-
 // MARK: Codable values of every mapped Foundation type
 
 private func roundTripEverything(_ input: inout FuzzInput) {
