@@ -197,4 +197,29 @@ struct ReferenceCycleTests {
         #expect(watched.count == 3)
         #expect(watched.alive == 0)
     }
+
+    /// An NSDictionary listing one key twice, each time with a cyclic object of a class no Swift type maps.
+    @Test func aRepeatedDictionaryKeyIsRefusedAndFreesWhatItWouldHaveDropped() throws {
+        let first = ArchivedObject(className: "Node")
+        first.fields = ["me": .object(first)]
+        let second = ArchivedObject(className: "Node")
+        second.fields = ["me": .object(second)]
+        let dictionary = ArchivedObject(
+            className: "NSDictionary", chain: ["NSDictionary", "NSObject"],
+            fields: ["NS.keys": .array([.reference(.string("k")), .reference(.string("k"))]),
+                     "NS.objects": .array([.object(first), .object(second)])])
+        let graph = ArchiveGraph(root: .object(dictionary))
+        let bytes = graph.binaryPlist()
+        graph.breakReferenceCycles()
+        let watched = Watched()
+        do {
+            let unarchiver = try KeyedUnarchiver(bytes: bytes)
+            let error = try #require(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
+            guard case .dataCorrupted(let context) = error else { throw error }
+            #expect(context.debugDescription == "the dictionary has the key k twice")
+            for case let object? in try #require(unarchiver.context.resolver?.shells) { watched.watch(object) }
+        }
+        #expect(watched.count == 3)
+        #expect(watched.alive == 0)
+    }
 }

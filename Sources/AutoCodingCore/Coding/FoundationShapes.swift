@@ -138,7 +138,7 @@ extension Dictionary: _ArchiveDictionaryDecodable where Key: Decodable, Value: D
             let entryPath = path.appending(index: i)
             let k = try context.decode(Key.self, at: key, path: entryPath)
             guard result.updateValue(try context.decode(Value.self, at: object, path: entryPath), forKey: k) == nil else {
-                throw DecodingError.archiveCorrupted("the dictionary has the key \(k) twice", at: entryPath)
+                throw DecodingError.duplicateDictionaryKey(k, at: entryPath)
             }
         }
         return result

@@ -157,6 +157,7 @@ extension DecodingContext {
             guard let k = try decodeAny(resolve(key), path: keyPath) as? AnyHashable else {
                 throw DecodingError.archiveCorrupted("a dictionary key is not hashable", at: keyPath)
             }
+            guard result[k] == nil else { throw DecodingError.duplicateDictionaryKey(k, at: keyPath) }
             result[k] = try decodeAny(resolve(object), path: keyPath)
         }
         return result

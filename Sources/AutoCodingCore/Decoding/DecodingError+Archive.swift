@@ -14,6 +14,12 @@ extension DecodingError {
     {
         .dataCorrupted(.init(codingPath: path.path, debugDescription: reason, underlyingError: underlying))
     }
+
+    /// An NSDictionary lists `key` twice: an error for typed and dynamic decoding alike, since keeping either
+    /// value would silently drop the other.
+    static func duplicateDictionaryKey(_ key: Any, at path: CodingPathNode) -> DecodingError {
+        archiveCorrupted("the dictionary has the key \(key) twice", at: path)
+    }
 }
 
 extension DecodingError {
