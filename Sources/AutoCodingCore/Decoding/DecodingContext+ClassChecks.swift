@@ -1,7 +1,8 @@
 import AutoCodingFast
 
 /// Class checks (NSSecureCoding's "of class"): whether an archived object may be decoded as the type asked for,
-/// and which class to instantiate, decided once per class descriptor and type.
+/// and which class to instantiate, decided once per class descriptor and type; and secure decoding's check that
+/// every entry is of an allowed class.
 extension DecodingContext {
     /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
     /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
