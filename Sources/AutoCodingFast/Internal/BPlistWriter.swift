@@ -518,8 +518,8 @@ struct BPlistWriter {
 extension BPlistWriter {
     /// The containers' child object numbers, four bytes each: half the memory of `[Int]` for the writer's
     /// largest table (about 85 million references for a million people, written into fresh pages the kernel
-    /// clears). An object number cannot reach 2³²: the writer keeps a 32-byte `Flat` per object, so that many
-    /// objects would hold 128 GiB first.
+    /// clears). An object number cannot reach 2³²: the writer keeps a `Flat` of more than 16 bytes per object, so
+    /// that many objects would hold 64 GiB first.
     fileprivate struct References {
         var numbers: [UInt32] = []
 
