@@ -12,18 +12,11 @@ import OrderedCollections
 /// and sums their sizes. The reference and offset widths follow from the count and the size. Pass two fills
 /// one buffer allocated at its final size.
 struct BPlistWriter {
-    /// A flattened object: a scalar, or a container whose child object numbers are in `refs`.
-    private enum Flat {
-        case scalar(ArchiveValue)
-        /// A string known to be 7-bit ASCII (written as its UTF-8 bytes) or not (written as UTF-16).
-        case string(String, ascii: Bool)
-        case array(start: Int, count: Int)
-        /// Keys at `refs[start..<start+count]`, values after them.
-        case dictionary(start: Int, count: Int)
-    }
-
     private var objects: [Flat] = []
-    private var refs = References()
+    private let refs: References
+    /// The strings and data the objects name by index.
+    private var texts: [String] = []
+    private var blobs: [[UInt8]] = []
     // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
     // canonically equivalent strings with different code points (Swift's String `==` would merge them).
     private var strings = StringNumbers()
@@ -43,17 +36,20 @@ struct BPlistWriter {
     private var containerRefs = 0
     private var containerHeaders = 0
 
+    /// A writer with room for `references` container references before its buffer grows.
+    private init(references: Int) { refs = References(capacity: references) }
+
     /// Writes `value`, refusing containers nested deeper than `depthLimit` (the rule of
     /// ``ArchiveReadingOptions/containerDepthLimit``, so that what is written reads back).
     static func write(_ value: ArchiveValue, depthLimit: Int) throws(ArchiveError) -> [UInt8] {
-        var writer = BPlistWriter()
+        var writer = BPlistWriter(references: 0)
         try writer.flatten(value, depthLimit: depthLimit)
         return writer.serialize()
     }
 
     /// Writes `value` whatever its depth (for callers that cannot throw; the walk costs no stack).
     static func write(_ value: ArchiveValue) -> [UInt8] {
-        var writer = BPlistWriter()
+        var writer = BPlistWriter(references: 0)
         do {
             try writer.flatten(value, depthLimit: .max)
         } catch {
@@ -69,21 +65,20 @@ struct BPlistWriter {
     static func writeKeyedArchive(
         archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
     ) -> [UInt8] {
-        var writer = BPlistWriter()
+        // Two references per field and per `$class`, and some for the lists' elements.
+        var writer = BPlistWriter(references: 2 * (table.fieldCount + table.count) + table.count)
         // Up to about half the entries of an archive are distinct strings (corelibs' W1-10k: 39,183 of 89,188);
         // more grow the table.
         writer.strings.reserve(table.count / 2)
+        writer.texts.reserveCapacity(table.count / 2)
         writer.objects.reserveCapacity(table.count * 2)
-        // Two references per field and per `$class`, and some for the lists' elements.
-        writer.refs.reserveCapacity(2 * (table.fieldCount + table.count) + table.count)
         // The table's UIDs name its own entries: numbered in a dense array of that size from the start, not in
         // `sparseUIDs` while they run ahead of the objects written.
         writer.uids = HugePages.array(repeating: -1, count: table.count)
         HugePages.advise(capacityOf: &writer.objects)
-        HugePages.advise(capacityOf: &writer.refs.numbers)
         let root = writer.beginContainer(dictionary: true, count: 4)
         writer.refs[root] = writer.flattenString(ArchiveKey.version)
-        writer.refs[root + 4] = writer.flattenScalar(.integer(Int64(ArchiveKey.formatVersion)))
+        writer.refs[root + 4] = writer.flattenInteger(Int64(ArchiveKey.formatVersion))
         writer.refs[root + 1] = writer.flattenString(ArchiveKey.archiver)
         writer.refs[root + 5] = writer.flattenString(archiver)
         writer.refs[root + 2] = writer.flattenString(ArchiveKey.top)
@@ -112,7 +107,7 @@ struct BPlistWriter {
                 }
                 if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
                 writer.refs[fields + count] = classKey
-                writer.refs[fields + 2 * count + 1] = writer.flattenScalar(.uid(classUID))
+                writer.refs[fields + 2 * count + 1] = writer.flattenUID(classUID)
             }
         }
         return writer.serialize()
@@ -171,10 +166,9 @@ struct BPlistWriter {
     /// Numbers a container whose children the caller numbers, and returns its first reference slot: keys at
     /// `start..<start + count`, values after them.
     private mutating func beginContainer(dictionary: Bool, count: Int) -> Int {
-        let start = refs.count
         let slots = dictionary ? 2 * count : count
+        let start = refs.append(slots)
         objects.append(dictionary ? .dictionary(start: start, count: count) : .array(start: start, count: count))
-        refs.appendZeros(slots)
         containerRefs += slots
         containerHeaders += Self.headerSize(count: count)
         return start
@@ -256,18 +250,11 @@ struct BPlistWriter {
         let frame: Frame
         switch value {
         case .array(let elements):
-            objects.append(.array(start: refs.count, count: elements.count))
-            frame = Frame(elements: elements, entries: [:], isDictionary: false, start: refs.count, count: elements.count)
-            refs.appendZeros(elements.count)
-            containerRefs += elements.count
-            containerHeaders += Self.headerSize(count: elements.count)
+            let start = beginContainer(dictionary: false, count: elements.count)
+            frame = Frame(elements: elements, entries: [:], isDictionary: false, start: start, count: elements.count)
         case .dictionary(let entries):
-            let n = entries.count
-            objects.append(.dictionary(start: refs.count, count: n))
-            frame = Frame(elements: [], entries: entries, isDictionary: true, start: refs.count, count: n)
-            refs.appendZeros(2 * n)
-            containerRefs += 2 * n
-            containerHeaders += Self.headerSize(count: n)
+            let start = beginContainer(dictionary: true, count: entries.count)
+            frame = Frame(elements: [], entries: entries, isDictionary: true, start: start, count: entries.count)
         default:
             return flattenScalar(value)
         }
@@ -284,52 +271,62 @@ struct BPlistWriter {
         case .string(let s):
             return flattenString(s)
         case .uid(let u):
-            let index = u.index
-            if index < uids.count, uids[index] >= 0 { return uids[index] }
-            // A UID first met far ahead of the objects written was numbered there; it may be in range now.
-            if !sparseUIDs.isEmpty, let existing = sparseUIDs[u.rawValue] { return existing }
-            if index >= uids.count {
-                guard index < 2 * objects.count + 4096 else {
-                    sparseUIDs[u.rawValue] = objects.count
-                    return appendScalar(value)
-                }
-                uids.append(contentsOf: repeatElement(-1, count: index + 1 - uids.count))
-            }
-            uids[index] = objects.count
-            return appendScalar(value)
+            return flattenUID(u)
         case .integer(let v):
-            if let existing = integers[v] { return existing }
-            integers[v] = objects.count
-            return appendScalar(value)
+            return flattenInteger(v)
         case .unsignedInteger(let v):
-            if let signed = Int64(exactly: v) { return flattenScalar(.integer(signed)) }
+            if let signed = Int64(exactly: v) { return flattenInteger(signed) }
             if let existing = largeIntegers[v] { return existing }
             largeIntegers[v] = objects.count
-            return appendScalar(value)
+            return append(.largeInteger(v), size: 17)
         case .real(let d):
             if let existing = reals[d.bitPattern] { return existing }
             reals[d.bitPattern] = objects.count
-            return appendScalar(value)
+            return append(.real(d.bitPattern), size: 9)
         case .date(let d):
             let key = d.timeIntervalSinceReferenceDate.bitPattern
             if let existing = dates[key] { return existing }
             dates[key] = objects.count
-            return appendScalar(value)
+            return append(.date(key), size: 9)
         case .bool(let b):
             let slot = b ? 1 : 0
             if booleans[slot] >= 0 { return booleans[slot] }
             booleans[slot] = objects.count
-            return appendScalar(value)
+            return append(.bool(b), size: 1)
         case .data(let bytes):
             if let existing = datas[bytes] { return existing }
             datas[bytes] = objects.count
-            return appendScalar(value)
+            blobs.append(bytes)
+            return append(.data(index: blobs.count - 1), size: Self.headerSize(count: bytes.count) + bytes.count)
         }
     }
 
-    private mutating func appendScalar(_ value: ArchiveValue) -> Int {
-        objects.append(.scalar(value))
-        scalarBytes += Self.scalarSize(value)
+    private mutating func flattenUID(_ u: ArchiveUID) -> Int {
+        let index = u.index
+        if index < uids.count, uids[index] >= 0 { return uids[index] }
+        // A UID first met far ahead of the objects written was numbered there; it may be in range now.
+        if !sparseUIDs.isEmpty, let existing = sparseUIDs[u.rawValue] { return existing }
+        if index >= uids.count {
+            guard index < 2 * objects.count + 4096 else {
+                sparseUIDs[u.rawValue] = objects.count
+                return append(.uid(u.rawValue), size: 1 + Self.uidWidth(u.rawValue))
+            }
+            uids.append(contentsOf: repeatElement(-1, count: index + 1 - uids.count))
+        }
+        uids[index] = objects.count
+        return append(.uid(u.rawValue), size: 1 + Self.uidWidth(u.rawValue))
+    }
+
+    private mutating func flattenInteger(_ v: Int64) -> Int {
+        if let existing = integers[v] { return existing }
+        integers[v] = objects.count
+        return append(.integer(v), size: 1 + (v < 0 ? 8 : Self.intWidth(UInt64(v))))
+    }
+
+    /// Numbers a scalar object of `size` bytes.
+    private mutating func append(_ object: Flat, size: Int) -> Int {
+        objects.append(object)
+        scalarBytes += size
         return objects.count - 1
     }
 
@@ -338,16 +335,16 @@ struct BPlistWriter {
         var bytes = s
         let existing = bytes.withUTF8 { utf8 in
             strings.number(of: UnsafeRawBufferPointer(utf8), orAdd: number) { candidate in
-                guard case .string(let stored, _) = objects[candidate] else { return false }
-                return StringBytes.equal(stored, UnsafeRawBufferPointer(utf8))
+                guard case .string(let index, _) = objects[candidate] else { return false }
+                return StringBytes.equal(texts[index], UnsafeRawBufferPointer(utf8))
             }
         }
         if existing != number { return existing }
         let ascii = Self.isASCII(s)
-        objects.append(.string(s, ascii: ascii))
+        texts.append(s)
         let count = ascii ? s.utf8.count : s.utf16.count
-        scalarBytes += Self.headerSize(count: count) + (ascii ? count : 2 * count)
-        return number
+        let size = Self.headerSize(count: count) + (ascii ? count : 2 * count)
+        return append(Flat.string(index: texts.count - 1, ascii: ascii), size: size)
     }
 
     private static func isASCII(_ s: String) -> Bool {
@@ -362,22 +359,6 @@ struct BPlistWriter {
     /// The smallest of 1, 2, 4 or 8 bytes that holds `value`.
     private static func intWidth(_ value: UInt64) -> Int {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-    }
-
-    private static func scalarSize(_ value: ArchiveValue) -> Int {
-        switch value {
-        case .bool: return 1
-        case .integer(let v): return 1 + (v < 0 ? 8 : intWidth(UInt64(v)))
-        case .unsignedInteger(let v): return 1 + (v <= UInt64(Int64.max) ? intWidth(v) : 16)
-        case .real, .date: return 9
-        case .data(let bytes): return headerSize(count: bytes.count) + bytes.count
-        case .string(let s):
-            if isASCII(s) { return headerSize(count: s.utf8.count) + s.utf8.count }
-            let units = s.utf16.count
-            return headerSize(count: units) + 2 * units
-        case .uid(let u): return 1 + uidWidth(u.rawValue)
-        case .array, .dictionary: preconditionFailure("containers are sized separately")
-        }
     }
 
     private static func uidWidth(_ value: UInt32) -> Int {
@@ -399,26 +380,11 @@ struct BPlistWriter {
             if let base = out.baseAddress { HugePages.advise(base, byteCount: out.count) }
             for (i, byte) in BPlistTrailer.magic.enumerated() { out[i] = byte }
             var position = 8
-            for (number, object) in objects.enumerated() {
-                BPlistBytes.writeUInt(
-                    UInt64(position), to: out, at: tableOffset + number * offsetSize, width: offsetSize)
-                switch object {
-                case .scalar(let value):
-                    position = Self.writeScalar(value, to: out, at: position)
-                case .string(let string, let ascii):
-                    position = Self.writeString(string, ascii: ascii, to: out, at: position)
-                case .array(let start, let n):
-                    position = Self.writeHeader(0xA0, count: n, to: out, at: position)
-                    for i in start..<start + n {
-                        BPlistBytes.writeUInt(UInt64(refs[i]), to: out, at: position, width: refSize)
-                        position += refSize
-                    }
-                case .dictionary(let start, let n):
-                    position = Self.writeHeader(0xD0, count: n, to: out, at: position)
-                    for i in start..<start + 2 * n {
-                        BPlistBytes.writeUInt(UInt64(refs[i]), to: out, at: position, width: refSize)
-                        position += refSize
-                    }
+            objects.withUnsafeBufferPointer { objects in
+                for (number, object) in objects.enumerated() {
+                    BPlistBytes.writeUInt(
+                        UInt64(position), to: out, at: tableOffset + number * offsetSize, width: offsetSize)
+                    position = write(object, refSize: refSize, to: out, at: position)
                 }
             }
             precondition(position == tableOffset, "bplist sizing pass and fill pass disagree")
@@ -430,6 +396,50 @@ struct BPlistWriter {
             BPlistBytes.writeUInt(0, to: out, at: trailer + 16, width: 8)
             BPlistBytes.writeUInt(UInt64(tableOffset), to: out, at: trailer + 24, width: 8)
             initialized = total
+        }
+    }
+
+    /// Writes one object at `position`; returns the position after it.
+    @inline(__always)
+    private func write(_ object: Flat, refSize: Int, to out: UnsafeMutableRawBufferPointer, at position: Int) -> Int {
+        switch object {
+        case .integer(let v):
+            return Self.writeInteger(UInt64(bitPattern: v), negative: v < 0, to: out, at: position)
+        case .largeInteger(let v):
+            out[position] = 0x14
+            BPlistBytes.writeUInt(0, to: out, at: position + 1, width: 8)
+            BPlistBytes.writeUInt(v, to: out, at: position + 9, width: 8)
+            return position + 17
+        case .real(let bits):
+            out[position] = 0x23
+            BPlistBytes.writeUInt(bits, to: out, at: position + 1, width: 8)
+            return position + 9
+        case .date(let bits):
+            out[position] = 0x33
+            BPlistBytes.writeUInt(bits, to: out, at: position + 1, width: 8)
+            return position + 9
+        case .bool(let b):
+            out[position] = b ? 0x09 : 0x08
+            return position + 1
+        case .uid(let u):
+            let width = Self.uidWidth(u)
+            out[position] = 0x80 | UInt8(width - 1)
+            BPlistBytes.writeUInt(UInt64(u), to: out, at: position + 1, width: width)
+            return position + 1 + width
+        case .string(let index, let ascii):
+            return Self.writeString(texts[index], ascii: ascii, to: out, at: position)
+        case .data(let index):
+            return blobs[index].withUnsafeBytes { bytes in
+                let p = Self.writeHeader(0x40, count: bytes.count, to: out, at: position)
+                UnsafeMutableRawBufferPointer(rebasing: out[p..<p + bytes.count]).copyMemory(from: bytes)
+                return p + bytes.count
+            }
+        case .array(let start, let n):
+            let p = Self.writeHeader(0xA0, count: n, to: out, at: position)
+            return refs.write(start, count: n, width: refSize, to: out, at: p)
+        case .dictionary(let start, let n):
+            let p = Self.writeHeader(0xD0, count: n, to: out, at: position)
+            return refs.write(start, count: 2 * n, width: refSize, to: out, at: p)
         }
     }
 
@@ -445,44 +455,6 @@ struct BPlistWriter {
         out[position + 1] = 0x10 | UInt8(width.trailingZeroBitCount)
         BPlistBytes.writeUInt(UInt64(count), to: out, at: position + 2, width: width)
         return position + 2 + width
-    }
-
-    private static func writeScalar(_ value: ArchiveValue, to out: UnsafeMutableRawBufferPointer, at position: Int) -> Int {
-        switch value {
-        case .bool(let b):
-            out[position] = b ? 0x09 : 0x08
-            return position + 1
-        case .integer(let v):
-            return writeInteger(UInt64(bitPattern: v), negative: v < 0, to: out, at: position)
-        case .unsignedInteger(let v):
-            if v <= UInt64(Int64.max) { return writeInteger(v, negative: false, to: out, at: position) }
-            out[position] = 0x14
-            BPlistBytes.writeUInt(0, to: out, at: position + 1, width: 8)
-            BPlistBytes.writeUInt(v, to: out, at: position + 9, width: 8)
-            return position + 17
-        case .real(let d):
-            out[position] = 0x23
-            BPlistBytes.writeUInt(d.bitPattern, to: out, at: position + 1, width: 8)
-            return position + 9
-        case .date(let date):
-            out[position] = 0x33
-            BPlistBytes.writeUInt(date.timeIntervalSinceReferenceDate.bitPattern, to: out, at: position + 1, width: 8)
-            return position + 9
-        case .data(let bytes):
-            var p = writeHeader(0x40, count: bytes.count, to: out, at: position)
-            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[p..<p + $0.count]).copyMemory(from: $0) }
-            p += bytes.count
-            return p
-        case .string(let s):
-            return writeString(s, ascii: isASCII(s), to: out, at: position)
-        case .uid(let u):
-            let width = uidWidth(u.rawValue)
-            out[position] = 0x80 | UInt8(width - 1)
-            BPlistBytes.writeUInt(UInt64(u.rawValue), to: out, at: position + 1, width: width)
-            return position + 1 + width
-        case .array, .dictionary:
-            preconditionFailure("containers are written by serialize()")
-        }
     }
 
     private static func writeString(_ s: String, ascii: Bool, to out: UnsafeMutableRawBufferPointer, at position: Int)
@@ -512,28 +484,5 @@ struct BPlistWriter {
         out[position] = 0x10 | UInt8(width.trailingZeroBitCount)
         BPlistBytes.writeUInt(bits, to: out, at: position + 1, width: width)
         return position + 1 + width
-    }
-}
-
-extension BPlistWriter {
-    /// The containers' child object numbers, four bytes each: half the memory of `[Int]` for the writer's
-    /// largest table (about 85 million references for a million people, written into fresh pages the kernel
-    /// clears). An object number cannot reach 2³²: the writer keeps a `Flat` of more than 16 bytes per object, so
-    /// that many objects would hold 64 GiB first.
-    fileprivate struct References {
-        var numbers: [UInt32] = []
-
-        var count: Int { numbers.count }
-
-        subscript(i: Int) -> Int {
-            @inline(__always) get { Int(numbers[i]) }
-            @inline(__always) set { numbers[i] = UInt32(truncatingIfNeeded: newValue) }
-        }
-
-        mutating func reserveCapacity(_ n: Int) { numbers.reserveCapacity(n) }
-
-        /// Appends `n` slots for the caller to fill.
-        @inline(__always)
-        mutating func appendZeros(_ n: Int) { numbers.append(contentsOf: repeatElement(0, count: n)) }
     }
 }
