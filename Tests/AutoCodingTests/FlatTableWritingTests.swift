@@ -82,6 +82,24 @@ import _AutoCodingTestSupport
         #expect(fields == [["tag"], ["tag"], ["tag"]])
         #expect(elements.map { $0.object?["tag"]?.int } == [1, 2, 3])
     }
+
+    /// Keys are `NSString`s, equal when their code units are: `"\u{E9}"` and `"e\u{301}"` are two fields (Swift's
+    /// `==` calls them equal, and the encoder once kept the second's value under the first key).
+    @Test func canonicallyEquivalentKeysAreTwoFields() throws {
+        let value = EquivalentKeys(precomposed: 1, decomposed: 2)
+        let bytes = try KeyedArchiveEncoder().encodeBytes(value)
+        #expect(try KeyedArchiveDecoder().decode(EquivalentKeys.self, from: bytes) == value)
+    }
+}
+
+/// Two fields whose keys are canonically equivalent but not the same bytes.
+private struct EquivalentKeys: Codable, Equatable {
+    var precomposed: Int
+    var decomposed: Int
+    enum CodingKeys: String, CodingKey {
+        case precomposed = "\u{E9}"
+        case decomposed = "e\u{301}"
+    }
 }
 
 /// Where ``Leaky`` keeps the container of the instance before.

@@ -108,7 +108,8 @@ final class ArchiveTableBuilder {
 
 /// An object's fields while it is being encoded, in the order first written: a later write to a key replaces
 /// its value in place, as `NSKeyedArchiver` and a dictionary do. Kept as two arrays searched linearly (an object
-/// has a few fields): cheaper than a hashed dictionary per object.
+/// has a few fields): cheaper than a hashed dictionary per object. Keys are the same key when their bytes are
+/// (`StringBytes`), as `NSString` keys are: two canonically equivalent keys are two fields.
 struct FieldList {
     private(set) var keys: [String] = []
     private(set) var values: [ArchiveValue] = []
@@ -116,9 +117,9 @@ struct FieldList {
 
     /// The value written for `key`; setting nil removes the field.
     subscript(key: String) -> ArchiveValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
+        get { index(of: key).map { values[$0] } }
         set {
-            if let i = keys.firstIndex(of: key) {
+            if let i = index(of: key) {
                 if let newValue {
                     values[i] = newValue
                 } else {
@@ -136,6 +137,10 @@ struct FieldList {
             }
         }
     }
+
+    /// `==` first: canonical equivalence is coarser than equal bytes, and its small-string path is the cheaper
+    /// test for the distinct keys compared nearly every time (a byte comparison alone cost 6 % of a W1 encode).
+    private func index(of key: String) -> Int? { keys.firstIndex { $0 == key && StringBytes.equal($0, key) } }
 
     /// Empties the list, keeping its storage for the next object's fields.
     mutating func removeAll() {

@@ -8,12 +8,11 @@ import Darwin
 ///
 /// `NSString` keys and strings are equal when their code units are (`isEqualToString:`), while Swift's `==` also
 /// merges canonically equivalent strings (`"caf\u{E9}"` and `"cafe\u{301}"`, even `"K"` and the Kelvin sign), which
-/// an archive keeps apart. The same storage or equal small-string bits decide without reading the bytes. (Not
-/// cheaper than `==` everywhere: in the encoders' field lists, whose keys are mostly distinct literals, `==`'s
-/// small-string path won, 464.3 against 467.9 M instructions for a W1-10k encode.)
-enum StringBytes {
+/// an archive keeps apart: an encoder that found a field's key with `==` wrote one field for two keys. The same
+/// storage or equal small-string bits decide without reading the bytes.
+package enum StringBytes {
     /// Whether `a` and `b` have the same UTF-8 bytes.
-    static func equal(_ a: String, _ b: String) -> Bool {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         if identical(a, b) { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         return compare(a, b)
