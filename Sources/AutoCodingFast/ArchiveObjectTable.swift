@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import OrderedCollections
 
 /// The `$objects` table of an archive being written, kept flat: the encoders append to it, and the writer
@@ -114,6 +119,11 @@ package struct ArchiveObjectTable {
     /// ``KeyedArchive/binaryPlist()`` writes for the same archive, numbered straight from the table.
     package func binaryPlist(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> [UInt8] {
         BPlistWriter.writeKeyedArchive(archiver: archiver, top: top, objects: self)
+    }
+
+    /// ``binaryPlist(archiver:top:)`` as a `Data` that owns the buffer written, with no copy.
+    package func binaryPlistData(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> Data {
+        BPlistWriter.writeKeyedArchiveData(archiver: archiver, top: top, objects: self)
     }
 
     /// Whether `key` is `$class` (its length first: nearly no key has six bytes and a `$`).

@@ -19,6 +19,9 @@ import _AutoCodingTestSupport
         let people = [Person(name: "Bob", age: 41, friends: [friend]), friend]
         let encoder = KeyedArchiveEncoder()
         #expect(try encoder.encodeBytes(people) == encoder.encodeArchive(people).binaryPlist())
+        // `encode` writes into its Data's own buffer: the same bytes, large and small.
+        #expect(try [UInt8](encoder.encode(people)) == encoder.encodeBytes(people))
+        #expect(try [UInt8](encoder.encode(7)) == encoder.encodeBytes(7))
         let everything = Everything()
         #expect(try encoder.encodeBytes(everything) == encoder.encodeArchive(everything).binaryPlist())
         let unusual = Unusual()

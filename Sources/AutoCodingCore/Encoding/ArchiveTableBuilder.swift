@@ -1,4 +1,5 @@
 import AutoCodingFast
+import Foundation
 import OrderedCollections
 
 /// Accumulates the `$objects` table while encoding: one entry per object, one descriptor per class, and an
@@ -18,6 +19,11 @@ final class ArchiveTableBuilder {
     /// The archive as a binary property list, written straight from the flat table.
     func binaryPlist(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> [UInt8] {
         table.binaryPlist(archiver: archiver, top: top)
+    }
+
+    /// ``binaryPlist(archiver:top:)`` as a `Data` that owns the buffer written.
+    func binaryPlistData(archiver: String, top: OrderedDictionary<String, ArchiveValue>) -> Data {
+        table.binaryPlistData(archiver: archiver, top: top)
     }
 
     /// Appends an entry and returns its UID.

@@ -39,7 +39,10 @@ public struct KeyedArchiveEncoder: Sendable {
 
     /// Encodes `value` as the archive's root object and returns the bytes.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encodeBytes(value))
+        guard outputFormat == .binary else { return Data(try encodeBytes(value)) }
+        // Written into the Data's own buffer: no copy of the whole output.
+        let (context, top) = try encodeTable(value)
+        return context.builder.binaryPlistData(archiver: archiver, top: top)
     }
 
     /// Encodes `value` as the archive's root object and returns the bytes. A binary plist is written straight

@@ -116,7 +116,7 @@ public final class KeyedArchiver {
     /// The finished archive as bytes in ``outputFormat``. A binary plist is written straight from the table.
     public func encodedData() throws -> Data {
         switch outputFormat {
-        case .binary: return Data(context.builder.binaryPlist(archiver: context.archiverName, top: try finishTop()))
+        case .binary: return context.builder.binaryPlistData(archiver: context.archiverName, top: try finishTop())
         case .xml: return Data(try finishEncoding().xmlPlist())
         }
     }
