@@ -112,8 +112,16 @@ package struct ArchiveObjectTable {
         }
     }
 
-    /// The fields of the instance entry at `start..<start + count`, for the writer.
-    func field(_ i: Int) -> (key: String, value: ArchiveValue) { (keys[i], values[i]) }
+    /// The entries and the instances' field keys and values, read in place, for the writer.
+    func withStorage<R>(
+        _ body: (UnsafeBufferPointer<Entry>, UnsafeBufferPointer<String>, UnsafeBufferPointer<ArchiveValue>) -> R
+    ) -> R {
+        entries.withUnsafeBufferPointer { entries in
+            keys.withUnsafeBufferPointer { keys in
+                values.withUnsafeBufferPointer { values in body(entries, keys, values) }
+            }
+        }
+    }
 
     /// The archive with this table as its `$objects`, as a binary property list: the bytes
     /// ``KeyedArchive/binaryPlist()`` writes for the same archive, numbered straight from the table.

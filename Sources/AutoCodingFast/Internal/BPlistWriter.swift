@@ -104,25 +104,27 @@ struct BPlistWriter {
         let elements = writer.beginContainer(dictionary: false, count: table.count)
         var classKey = -1
         var keyNumbers = ClassKeyNumbers(entries: table.count)
-        for (i, entry) in table.entries.enumerated() {
-            switch entry {
-            case .value(let value):
-                let number = writer.flattenAny(value)
-                writer.refs[elements + i] = number
-            case .instance(let classUID, let start, let count):
-                writer.refs[elements + i] = writer.objects.count
-                let fields = writer.beginContainer(dictionary: true, count: count + 1)
-                let cached = keyNumbers.start(classUID)
-                for j in 0..<count {
-                    let (key, value) = table.field(start + j)
-                    let keyNumber = keyNumbers.number(of: key, at: j, in: cached) { writer.flattenString($0) }
-                    writer.refs[fields + j] = keyNumber
-                    let valueNumber = writer.flattenField(value)
-                    writer.refs[fields + count + 1 + j] = valueNumber
+        // The table's arrays are read in place: no copy (and retain) of each entry, key and value.
+        table.withStorage { entries, keys, values in
+            for (i, entry) in entries.enumerated() {
+                switch entry {
+                case .value(let value):
+                    let number = writer.flattenAny(value)
+                    writer.refs[elements + i] = number
+                case .instance(let classUID, let start, let count):
+                    writer.refs[elements + i] = writer.objects.count
+                    let fields = writer.beginContainer(dictionary: true, count: count + 1)
+                    let cached = keyNumbers.start(classUID)
+                    for j in 0..<count {
+                        let keyNumber = keyNumbers.number(of: keys[start + j], at: j, in: cached) { writer.flattenString($0) }
+                        writer.refs[fields + j] = keyNumber
+                        let valueNumber = writer.flattenField(values[start + j])
+                        writer.refs[fields + count + 1 + j] = valueNumber
+                    }
+                    if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
+                    writer.refs[fields + count] = classKey
+                    writer.refs[fields + 2 * count + 1] = writer.flattenUID(classUID)
                 }
-                if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
-                writer.refs[fields + count] = classKey
-                writer.refs[fields + 2 * count + 1] = writer.flattenUID(classUID)
             }
         }
         return writer
@@ -131,14 +133,22 @@ struct BPlistWriter {
     /// Numbers an instance's field value. A list of scalars (`NS.objects`, `NS.keys`: UIDs) is numbered in one
     /// loop, as the general walk would number it, without that walk's frame stack.
     private mutating func flattenField(_ value: ArchiveValue) -> Int {
-        guard case .array(let elements) = value, !elements.contains(where: \.isContainer) else { return flattenAny(value) }
-        let number = objects.count
-        let start = beginContainer(dictionary: false, count: elements.count)
-        for (i, element) in elements.enumerated() {
-            let elementNumber = flattenScalar(element)
-            refs[start + i] = elementNumber
+        switch value {
+        case .uid(let u):
+            // Most fields: another entry of the table.
+            return flattenUID(u)
+        case .array(let elements) where !elements.contains(where: \.isContainer):
+            let number = objects.count
+            let start = beginContainer(dictionary: false, count: elements.count)
+            for (i, element) in elements.enumerated() {
+                let elementNumber: Int
+                if case .uid(let u) = element { elementNumber = flattenUID(u) } else { elementNumber = flattenScalar(element) }
+                refs[start + i] = elementNumber
+            }
+            return number
+        default:
+            return flattenAny(value)
         }
-        return number
     }
 
     /// The object numbers of the key strings last written for each class, by position.
