@@ -39,17 +39,35 @@ struct BPlistWriter {
     /// A writer with room for `references` container references before its buffer grows.
     private init(references: Int) { refs = References(capacity: references) }
 
+    /// A writer for a value tree.
+    private static func treeWriter() -> BPlistWriter {
+        var writer = BPlistWriter(references: initialCapacity)
+        writer.objects.reserveCapacity(initialCapacity)
+        return writer
+    }
+
+    /// Where a value tree's tables start (its size is not known before it is walked): a small plist is written
+    /// with one allocation per table, not one per doubling from a single element.
+    private static let initialCapacity = 256
+
+    /// Appends `element` to one of the side tables, starting it at ``initialCapacity`` elements.
+    private static func append<Element>(_ element: Element, to table: inout [Element]) -> Int {
+        if table.capacity == 0 { table.reserveCapacity(initialCapacity) }
+        table.append(element)
+        return table.count - 1
+    }
+
     /// Writes `value`, refusing containers nested deeper than `depthLimit` (the rule of
     /// ``ArchiveReadingOptions/containerDepthLimit``, so that what is written reads back).
     static func write(_ value: ArchiveValue, depthLimit: Int) throws(ArchiveError) -> [UInt8] {
-        var writer = BPlistWriter(references: 0)
+        var writer = treeWriter()
         try writer.flatten(value, depthLimit: depthLimit)
         return writer.serialize()
     }
 
     /// Writes `value` whatever its depth (for callers that cannot throw; the walk costs no stack).
     static func write(_ value: ArchiveValue) -> [UInt8] {
-        var writer = BPlistWriter(references: 0)
+        var writer = treeWriter()
         do {
             try writer.flatten(value, depthLimit: .max)
         } catch {
@@ -321,8 +339,8 @@ struct BPlistWriter {
         case .data(let bytes):
             if let existing = datas[bytes] { return existing }
             datas[bytes] = objects.count
-            blobs.append(bytes)
-            return append(.data(index: blobs.count - 1), size: Self.headerSize(count: bytes.count) + bytes.count)
+            let index = Self.append(bytes, to: &blobs)
+            return append(.data(index: index), size: Self.headerSize(count: bytes.count) + bytes.count)
         }
     }
 
@@ -366,10 +384,10 @@ struct BPlistWriter {
         }
         if existing != number { return existing }
         let ascii = Self.isASCII(s)
-        texts.append(s)
+        let index = Self.append(s, to: &texts)
         let count = ascii ? s.utf8.count : s.utf16.count
         let size = Self.headerSize(count: count) + (ascii ? count : 2 * count)
-        return append(Flat.string(index: texts.count - 1, ascii: ascii), size: size)
+        return append(Flat.string(index: index, ascii: ascii), size: size)
     }
 
     private static func isASCII(_ s: String) -> Bool {
