@@ -997,18 +997,20 @@ struct CorelibsInteropTests {
     }
 
     /// corelibs uniques archived objects by `isEqual:`/`hash` (its `_objRefMap` is keyed by `AnyHashable`), not
-    /// by identity, and this package writes one `$objects` entry per scalar it encodes.
+    /// by identity as Apple's archiver does; this package uniques strings by identity (their storage).
     @Test func knownBugCorelibsUniquesByEquality() throws {
-        // Two distinct but equal strings: corelibs writes one entry ($null, the array, "dup", the class = 4);
-        // ours writes two ($null, the array, "dup", "dup", the class = 5).
-        let first = NSMutableString(string: "dup").copy() as! NSString
-        let second = NSMutableString(string: "dup").copy() as! NSString
+        // Two distinct but equal strings: corelibs writes one entry ($null, the array, the string, the class = 4);
+        // ours writes two, as Apple's archiver writes two objects, unless they are one string.
+        let text = "a string too long to be a small string"
+        let first = NSMutableString(string: text).copy() as! NSString
+        let second = NSMutableString(string: text).copy() as! NSString
         #expect(first !== second)
         let corelibs = try corelibsArchive(NSArray(array: [first, second]))
-        let ours = try KeyedArchiveEncoder().encode(["dup", "dup"])
         #expect(try objectCount(corelibs) == 4)
-        #expect(try objectCount(ours) == 5)
-        #expect(try typed([String].self, corelibs) == ["dup", "dup"])
+        #expect(try typed([String].self, corelibs) == [text, text])
+        let distinct = [String(decoding: Array(text.utf8), as: UTF8.self), String(decoding: Array(text.utf8), as: UTF8.self)]
+        #expect(try objectCount(KeyedArchiveEncoder().encode(distinct)) == 5)
+        #expect(try objectCount(KeyedArchiveEncoder().encode([text, text])) == 4)
 
         // Bug: `1`, `true` and `1.0` are equal NSNumbers, so corelibs archives one integer three times and the
         // Bool and the Double are lost: the array reads back as [1, 1, 1] (in corelibs too).

@@ -86,6 +86,26 @@ import _AutoCodingTestSupport
         #expect(elements.map { $0.object?["tag"]?.int } == [1, 2, 3])
     }
 
+    /// A string is archived once however often it is encoded, as `NSKeyedArchiver` archives an object once; equal
+    /// strings in separate storage stay separate entries, as two equal `NSString` objects do in Apple's archives.
+    @Test func aStringEncodedTwiceIsOneEntry() throws {
+        let shared = "Ann Example, 1 Long Street, Springfield"
+        let copy = String(decoding: Array(shared.utf8), as: UTF8.self)
+        let bytes = try KeyedArchiveEncoder().encodeBytes([shared, shared, copy, "small", "small"])
+        let archive = try KeyedArchive(bytes: bytes)
+        // $null, the array, `shared`, `copy`, "small", the class.
+        #expect(archive.objects.count == 6)
+        guard case .uid(let root) = archive.top["root"], case .dictionary(let list) = archive[root],
+            let elements = list["NS.objects"]?.arrayValue?.compactMap(\.uidValue)
+        else {
+            Issue.record("no root list")
+            return
+        }
+        #expect(elements.count == 5)
+        #expect(elements[0] == elements[1] && elements[1] != elements[2] && elements[3] == elements[4])
+        #expect(try KeyedArchiveDecoder().decode([String].self, from: bytes) == [shared, shared, copy, "small", "small"])
+    }
+
     /// Keys are `NSString`s, equal when their code units are: `"\u{E9}"` and `"e\u{301}"` are two fields (Swift's
     /// `==` calls them equal, and the encoder once kept the second's value under the first key).
     @Test func canonicallyEquivalentKeysAreTwoFields() throws {

@@ -81,6 +81,8 @@ extension Dictionary: _ArchiveDictionaryEncodable where Key: Encodable, Value: E
         var objects: [ArchiveValue] = []
         keys.reserveCapacity(count)
         objects.reserveCapacity(count)
+        // A key and a value entry each, for scalars (the common dictionary): the table grows once.
+        context.builder.reserveEntries(2 * count)
         for (key, value) in self {
             keys.append(try context.encodeReference(key, codingPathNode: path))
             objects.append(try context.encodeReference(value, codingPathNode: path))

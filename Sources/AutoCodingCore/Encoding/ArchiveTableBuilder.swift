@@ -26,8 +26,16 @@ final class ArchiveTableBuilder {
         table.binaryPlistData(archiver: archiver, top: top)
     }
 
-    /// Appends an entry and returns its UID.
-    func append(_ value: ArchiveValue) -> ArchiveUID { table.append(value) }
+    /// Appends an entry and returns its UID. A string appended before (the same storage, or the same small
+    /// string) is that entry, as `NSKeyedArchiver` archives an object it has met once.
+    func append(_ value: ArchiveValue) -> ArchiveUID {
+        if case .string(let string) = value { return table.appendUniqued(string) }
+        return table.append(value)
+    }
+
+    /// Room for `additional` more entries, so that a large collection's entries do not grow the table by doubling
+    /// from wherever it stands.
+    func reserveEntries(_ additional: Int) { table.reserveCapacity(additional: additional) }
 
     /// Reserves an entry to be filled by ``fill(_:with:)``.
     func reserve() -> ArchiveUID { table.append(.string(ArchiveKey.null)) }

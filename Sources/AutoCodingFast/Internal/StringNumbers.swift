@@ -1,4 +1,6 @@
-/// The writer's string uniquing table: object numbers of the strings written, found by their exact UTF-8 bytes.
+/// A string uniquing table: numbers of strings, found by a hash of bytes the caller chooses. The writer hashes a
+/// string's UTF-8 bytes (equal bytes, one object); the encoders' table hashes the string value's own bits (the same
+/// string, one entry: ``ArchiveObjectTable/appendUniqued(_:)``).
 ///
 /// Open addressing over the bytes, where `[String: Int]` hashed each string through `String.hash(into:)` and
 /// compared candidates with `==` (canonical equivalence, which the writer must not merge, so it compared bytes
@@ -7,23 +9,23 @@
 /// collides by chance in another. The table holds numbers only; the strings are the writer's objects, which
 /// `matches` compares.
 ///
-/// Twelve bytes a slot. A keyed archive reserves room for half its entries as strings (W1 has about that many):
-/// sized for every entry, the table was half a gigabyte for 13 million, written whole before the first string,
-/// and grown from nothing, it allocated a dozen times for 10,000 strings.
+/// Eight bytes a slot, one array (one allocation per growth): a number and the low half of its string's hash. A
+/// keyed archive reserves room for half its entries as strings (W1 has about that many): sized for every entry, the
+/// table was half a gigabyte for 13 million, written whole before the first string, and grown from nothing, it
+/// allocated a dozen times for 10,000 strings. Object numbers are below 2³² (see `BPlistWriter.References`).
 struct StringNumbers {
-    /// By slot: the object number, or -1 for an empty slot.
-    private var numbers: [Int] = []
-    /// By slot: the low half of the hash of the string there, compared before its bytes; the slot follows from
-    /// it, so growing needs no string.
-    private var hashes: [UInt32] = []
+    /// By slot: the number in the high half (all ones for an empty slot), the low half of the hash of the string
+    /// there in the low half, compared before its bytes; the slot follows from it, so growing needs no string.
+    private var slots: [UInt64] = []
     private var mask = -1
     private var count = 0
+    private static let empty = UInt64.max
 
     /// Room for `capacity` strings without growing.
     mutating func reserve(_ capacity: Int) {
         var size = 1024
         while size < 2 * capacity { size <<= 1 }
-        if size > numbers.count { rehash(size) }
+        if size > slots.count { rehash(size) }
     }
 
     /// The number of the string whose bytes are `bytes`, when one was added; else adds `number` for them and
@@ -31,32 +33,30 @@ struct StringNumbers {
     mutating func number(
         of bytes: UnsafeRawBufferPointer, orAdd number: Int, matches: (Int) -> Bool
     ) -> Int {
-        if 2 * (count + 1) > numbers.count { rehash(max(1024, 2 * numbers.count)) }
+        if 2 * (count + 1) > slots.count { rehash(max(1024, (slots.count < 1 << 16 ? 4 : 2) * slots.count)) }
         let hash = UInt32(truncatingIfNeeded: hash(bytes))
         var slot = Int(hash) & mask
         while true {
-            let existing = numbers[slot]
-            if existing < 0 { break }
-            if hashes[slot] == hash, matches(existing) { return existing }
+            let entry = slots[slot]
+            if entry == Self.empty { break }
+            if UInt32(truncatingIfNeeded: entry) == hash, matches(Int(entry >> 32)) { return Int(entry >> 32) }
             slot = (slot + 1) & mask
         }
-        numbers[slot] = number
-        hashes[slot] = hash
+        slots[slot] = UInt64(UInt32(truncatingIfNeeded: number)) << 32 | UInt64(hash)
         count += 1
         return number
     }
 
+    /// Grows to `size` slots (a power of two); a table below 65,536 slots grows fourfold, so that 10,000 strings
+    /// allocate it four times, not six (twelve when numbers and hashes were two arrays).
     private mutating func rehash(_ size: Int) {
-        let oldNumbers = numbers
-        let oldHashes = hashes
-        numbers = HugePages.array(repeating: -1, count: size)
-        hashes = HugePages.array(repeating: 0, count: size)
+        let old = slots
+        slots = HugePages.array(repeating: Self.empty, count: size)
         mask = size - 1
-        for (i, number) in oldNumbers.enumerated() where number >= 0 {
-            var slot = Int(oldHashes[i]) & mask
-            while numbers[slot] >= 0 { slot = (slot + 1) & mask }
-            numbers[slot] = number
-            hashes[slot] = oldHashes[i]
+        for entry in old where entry != Self.empty {
+            var slot = Int(UInt32(truncatingIfNeeded: entry)) & mask
+            while slots[slot] != Self.empty { slot = (slot + 1) & mask }
+            slots[slot] = entry
         }
     }
 
