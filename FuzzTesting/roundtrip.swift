@@ -152,7 +152,8 @@ private func breakCycles(decoded: Any) {
         case let array as [Any]: pending.append(contentsOf: array)
         case let dictionary as [AnyHashable: Any]: pending.append(contentsOf: dictionary.values)
         case let dictionary as [String: Any]: pending.append(contentsOf: dictionary.values)
-        case let text as ArchiveAttributedString: for run in text.runs { pending.append(contentsOf: run.attributes.values) }
+        case let text as ArchiveAttributedString:
+            for run in text.runs { pending.append(contentsOf: run.attributes.values) }
         default: continue
         }
     }

@@ -113,7 +113,8 @@ package struct ArchiveObjectTable {
     package mutating func setField(_ uid: ArchiveUID, _ key: String, to value: ArchiveValue) -> Bool {
         switch entries[uid.index] {
         case .instance(_, let start, let count):
-            guard let i = keys[start..<start + count].firstIndex(where: { StringBytes.equal($0, key) }) else { return false }
+            let fields = keys[start..<start + count]
+            guard let i = fields.firstIndex(where: { StringBytes.equal($0, key) }) else { return false }
             values[i] = value
         case .value(.dictionary(var fields)) where fields[key] != nil:
             fields[key] = value

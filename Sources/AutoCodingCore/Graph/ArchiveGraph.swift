@@ -218,8 +218,8 @@ struct GraphEncoder {
     /// Archives an object's typed counterpart (see ``ArchivedObject/counterpart``) in its place, returning its UID.
     let counterpartUID: (AnyObject) -> ArchiveUID?
     private var pending: [(ArchivedObject, ArchiveUID)] = []
-    /// Referenced scalars already written, by storage: one value reached from many places (a string the JSON
-    /// printed once and `$ref`'d) is one `$objects` entry again, not one per reference.
+    /// Referenced scalars already written, by storage: one value reached from many places (data the JSON printed
+    /// once and `$ref`'d) is one `$objects` entry again, not one per reference. Strings the builder finds itself.
     private var referenceUIDs: [StorageIdentity: ArchiveUID] = [:]
 
     init(builder: ArchiveTableBuilder, counterpartUID: @escaping (AnyObject) -> ArchiveUID? = { _ in nil }) {
@@ -233,6 +233,8 @@ struct GraphEncoder {
         case .null: return .uid(.null)
         case .inline(let scalar): return scalar
         case .reference(let scalar):
+            // The builder finds the same string's entry itself (`ArchiveObjectTable.appendUniqued`).
+            if case .string = scalar { return .uid(builder.append(scalar)) }
             guard let identity = StorageIdentity(scalar) else { return .uid(builder.append(scalar)) }
             if let uid = referenceUIDs[identity] { return .uid(uid) }
             let uid = builder.append(scalar)

@@ -90,10 +90,13 @@ extension BPlistWriter {
             // One loop per width, so the width is not decided again at each reference.
             switch width {
             case 1:
-                for i in 0..<count { target.storeBytes(of: UInt8(truncatingIfNeeded: source[i]), toByteOffset: i, as: UInt8.self) }
+                for i in 0..<count {
+                    target.storeBytes(of: UInt8(truncatingIfNeeded: source[i]), toByteOffset: i, as: UInt8.self)
+                }
             case 2:
                 for i in 0..<count {
-                    target.storeBytes(of: UInt16(truncatingIfNeeded: source[i]).bigEndian, toByteOffset: 2 * i, as: UInt16.self)
+                    let reference = UInt16(truncatingIfNeeded: source[i]).bigEndian
+                    target.storeBytes(of: reference, toByteOffset: 2 * i, as: UInt16.self)
                 }
             case 4:
                 for i in 0..<count { target.storeBytes(of: source[i].bigEndian, toByteOffset: 4 * i, as: UInt32.self) }

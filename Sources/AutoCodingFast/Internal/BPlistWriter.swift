@@ -134,7 +134,9 @@ struct BPlistWriter {
                     let fields = writer.beginContainer(dictionary: true, count: count + 1)
                     let cached = keyNumbers.start(classUID)
                     for j in 0..<count {
-                        let keyNumber = keyNumbers.number(of: keys[start + j], at: j, in: cached) { writer.flattenString($0) }
+                        let keyNumber = keyNumbers.number(of: keys[start + j], at: j, in: cached) {
+                            writer.flattenString($0)
+                        }
                         writer.refs[fields + j] = keyNumber
                         let valueNumber = writer.flattenField(values[start + j])
                         writer.refs[fields + count + 1 + j] = valueNumber
@@ -160,7 +162,11 @@ struct BPlistWriter {
             let start = beginContainer(dictionary: false, count: elements.count)
             for (i, element) in elements.enumerated() {
                 let elementNumber: Int
-                if case .uid(let u) = element { elementNumber = flattenUID(u) } else { elementNumber = flattenScalar(element) }
+                if case .uid(let u) = element {
+                    elementNumber = flattenUID(u)
+                } else {
+                    elementNumber = flattenScalar(element)
+                }
                 refs[start + i] = elementNumber
             }
             return number
@@ -451,7 +457,8 @@ struct BPlistWriter {
         var position = 8
         objects.withUnsafeBufferPointer { objects in
             for (number, object) in objects.enumerated() {
-                BPlistBytes.writeUInt(UInt64(position), to: out, at: tableOffset + number * offsetSize, width: offsetSize)
+                let offset = tableOffset + number * offsetSize
+                BPlistBytes.writeUInt(UInt64(position), to: out, at: offset, width: offsetSize)
                 position = write(object, refSize: refSize, to: out, at: position)
             }
         }
