@@ -47,7 +47,7 @@ import Darwin
     /// The archive's bytes; valid as long as this table exists.
     @usableFromInline package let raw: UnsafeRawBufferPointer
     /// The readers of ``BPlistIndex`` that take a record (strings, integers, reals, UIDs).
-    package let reader: BPlistIndex
+    @usableFromInline package let reader: BPlistIndex
     let trailer: BPlistTrailer
     @usableFromInline let slots: UnsafeMutablePointer<BPlistIndex.Record>
     /// The number of bplist objects (slots).
@@ -183,6 +183,19 @@ import Darwin
             if record.offset != 0 { return record }
         }
         return try validate(object)
+    }
+
+    /// The `$objects` UID that bplist object `object` holds, or nil when it holds anything else (validated then,
+    /// as ``record(_:)`` validates it), for a reader following a field or an element. A UID not validated yet is
+    /// read in place with the checks of its first touch, and its slot is left empty: writers store one UID object
+    /// per reference, so its slot would be written once and never read again.
+    @inlinable @inline(__always)
+    package func uid(in object: Int) throws(ArchiveError) -> UInt32? {
+        if UInt(bitPattern: object) < UInt(bitPattern: count) {
+            let record = slots[object]
+            if record.offset != 0 { return record.kind == .uid ? reader.uid(record, in: raw) : nil }
+        }
+        return try firstUID(in: object)
     }
 
     /// The record of an object a reader has already validated (a node it resolved, a key of a validated

@@ -148,11 +148,9 @@ final class DecodingContext {
     /// Follows a UID; values stored in place stay where they are. Validates what it reaches.
     @inline(__always)
     func resolve(_ object: Int) throws -> Node {
-        let record = try self.record(object)
-        guard record.kind == .uid else { return Node(object: object, uid: nil) }
-        let uid = reader.uid(record, in: raw)
-        if uid == 0 { return .null }
         do {
+            guard let uid = try table.uid(in: object) else { return Node(object: object, uid: nil) }
+            if uid == 0 { return .null }
             return Node(object: try table.objectNumber(uid), uid: uid)
         } catch {
             throw Self.corrupted(error)

@@ -73,6 +73,33 @@ enum FoundationValues {
         throw DecodingError.archiveTypeMismatch(String.self, at: path, found: context.describe(node))
     }
 
+    /// A `[String]` stored under `key` of the value at `parent`: the values and errors of the generic list decode
+    /// (``DecodingContext/decode(_:node:path:)``, whose element reads are ``string(_:_:_:)``), without its type
+    /// dispatch per element or a path node per list. Errors of the list are thrown at `parent`, for the caller to
+    /// add `key` as for a scalar; an element's error is thrown with its full path (`key`, then its index).
+    static func strings(_ node: DecodingContext.Node, _ context: DecodingContext, key: String,
+                        _ parent: CodingPathNode) throws -> [String]
+    {
+        try context.nested(parent) {
+            let elements = try context.listElements(node, path: parent)
+            var strings: [String] = []
+            strings.reserveCapacity(elements.count)
+            for (i, element) in elements.enumerated() {
+                // A damaged reference is thrown as resolve throws it, outside the element's path (as the generic
+                // decode resolves an element before reading it).
+                let elementNode = try context.resolve(element)
+                do {
+                    strings.append(try string(elementNode, context, parent))
+                } catch let error as DecodingError {
+                    let list = parent.appending(ArchiveCodingKey(key))
+                    throw error.prefixingKey(ArchiveCodingKey(key), below: parent)
+                        .prefixingKey(ArchiveCodingKey(intValue: i), below: list)
+                }
+            }
+            return strings
+        }
+    }
+
     static func integer<I: FixedWidthInteger>(_ type: I.Type, _ node: DecodingContext.Node, _ context: DecodingContext,
                                               _ path: CodingPathNode) throws -> I
     {

@@ -107,6 +107,46 @@ public struct AutoCodingReader {
         }
     }
 
+    /// Reads a `[String]` property (``FoundationValues/strings(_:_:key:_:)``) with the values and errors of
+    /// ``read(_:keys:in:)``, as ``readScalar(_:keys:in:_:)`` reads a scalar.
+    func readStrings(_ property: inout [String], keys: [String], in owner: Any.Type) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
+        let context = archive.context
+        for key in keys {
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            property = try Self.strings(context.resolve(object), key, archive, owner)
+            return
+        }
+    }
+
+    /// Reads an optional `[String]` property (see ``readStrings(_:keys:in:)``): `$null` and `NSNull` read as nil.
+    func readStrings(_ property: inout [String]?, keys: [String], in owner: Any.Type) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
+        let context = archive.context
+        for key in keys {
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            let node = try context.resolve(object)
+            if try node.isNull || context.className(of: node) == "NSNull" {
+                property = nil
+            } else {
+                property = try Self.strings(node, key, archive, owner)
+            }
+            return
+        }
+    }
+
+    /// The strings of the list at `node`, naming the key and the owner of an error as ``scalar(_:_:_:_:_:)`` does.
+    private static func strings(_ node: DecodingContext.Node, _ key: String, _ archive: _ArchiveDecoder,
+                                _ owner: Any.Type) throws -> [String]
+    {
+        do {
+            return try FoundationValues.strings(node, archive.context, key: key, archive.codingPathNode)
+        } catch let error as DecodingError {
+            throw AutoCodingSupport.describe(
+                error.prefixingKey(ArchiveCodingKey(key), below: archive.codingPathNode), owner: owner, key: key)
+        }
+    }
+
     /// Reads the scalar at `node`, naming the key (in the path) and the owner (in the description) of an error.
     @inline(__always)
     private static func scalar<T>(_ read: ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,

@@ -15,6 +15,16 @@ extension AutoCodingSupport {
         try reader.readScalar(&property, keys: keys, in: owner, FoundationValues.string)
     }
 
+    /// Reads a `[String]` property: the generic overload's values and errors, without its type dispatch per element.
+    public static func decode(_ property: inout [String], from reader: AutoCodingReader, keys: [String], in owner: Any.Type) throws {
+        try reader.readStrings(&property, keys: keys, in: owner)
+    }
+
+    /// Reads a `[String]?` property: `$null` and `NSNull` read as nil.
+    public static func decode(_ property: inout [String]?, from reader: AutoCodingReader, keys: [String], in owner: Any.Type) throws {
+        try reader.readStrings(&property, keys: keys, in: owner)
+    }
+
     /// Reads a `Int` property: the generic overload's values and errors, without its type dispatch.
     public static func decode(_ property: inout Int, from reader: AutoCodingReader, keys: [String], in owner: Any.Type) throws {
         try reader.readScalar(&property, keys: keys, in: owner, { try FoundationValues.integer(Int.self, $0, $1, $2) })

@@ -37,6 +37,15 @@ extension ArchiveRecordTable {
         return record
     }
 
+    /// The slow path of ``uid(in:)``: a well-formed UID below the `$objects` count is read in place; anything else
+    /// is validated (and a damaged UID refused) by ``validate(_:)``.
+    @usableFromInline @inline(never)
+    func firstUID(in object: Int) throws(ArchiveError) -> UInt32? {
+        if let uid = BPlistIndex.uidValue(object: object, in: raw, trailer: trailer), Int(uid) < uidLimit { return uid }
+        let record = try validate(object)
+        return record.kind == .uid ? reader.uid(record, in: raw) : nil
+    }
+
     private func store(_ record: BPlistIndex.Record, at object: Int) {
         slots[object] = record
         validatedCount += 1

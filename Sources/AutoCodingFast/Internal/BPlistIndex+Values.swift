@@ -41,7 +41,7 @@ extension BPlistIndex {
 
     /// The UID value of a UID record (validated to fit 32 bits).
     @inline(__always)
-    package func uid(_ record: Record, in bytes: UnsafeRawBufferPointer) -> UInt32 {
+    @inlinable package func uid(_ record: Record, in bytes: UnsafeRawBufferPointer) -> UInt32 {
         UInt32(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: record.offset, width: Int(record.count)))
     }
 

@@ -132,6 +132,23 @@
         return try record(object: object, at: offset, in: bytes, trailer: trailer)
     }
 
+    /// The value of object `object` when it is a well-formed UID record (marker 0x80 to 0x83, its bytes before the
+    /// offset table); nil for anything else, which ``record(object:in:trailer:)`` then parses (and refuses with its
+    /// error). The check of ``record(object:in:trailer:)`` for a UID, without making a record: a keyed archive holds
+    /// one UID object per reference, each read once.
+    @inline(__always)
+    static func uidValue(object: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer) -> UInt32? {
+        guard object >= 0, object < trailer.objectCount else { return nil }
+        let width = trailer.offsetIntSize
+        let offset = BPlistBytes.readUInt(bytes, at: trailer.offsetTableOffset + object * width, width: width)
+        guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else { return nil }
+        let marker = bytes[Int(offset)]
+        guard marker & 0xF0 == 0x80 else { return nil }
+        let valueWidth = Int(marker & 0x0F) + 1
+        guard valueWidth <= 4, valueWidth <= trailer.offsetTableOffset - Int(offset) - 1 else { return nil }
+        return UInt32(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: Int(offset) + 1, width: valueWidth))
+    }
+
     /// Object `object`'s offset-table entry (`width` bytes), checked to point into the object area.
     @inline(__always)
     private static func objectOffset(
