@@ -39,6 +39,8 @@ import Darwin
     @usableFromInline static let entryChecked: UInt8 = 1
     /// The flag bit of a slot whose object passed the class-descriptor check.
     static let descriptorChecked: UInt8 = 2
+    /// Where the six bits of a dictionary's `$class` slot code start in its flags (``recordedClassSlot(_:)``).
+    @usableFromInline static let classSlotShift: UInt8 = 2
     /// Whether first touch refuses a dictionary holding a key twice (``LazyKeyedArchive`` does, as
     /// ``KeyedArchive`` does; the typed decoders read the first).
     let rejectsDuplicateKeys: Bool
@@ -262,6 +264,23 @@ import Darwin
         hint.slot = slot
         hint.keyObject = ref(object, slot)
         return value
+    }
+
+    /// The slot of the first `$class` key of validated dictionary `object`, when its first touch found one and
+    /// no `$classname` or UTF-16 key (so the `$class` rule and the readers need not look); nil when they must look
+    /// (and for a table made from a view, which records none).
+    @inlinable @inline(__always)
+    package func recordedClassSlot(_ object: Int) -> Int? {
+        let code = Int(validated(object).flags >> Self.classSlotShift)
+        return code == 0 ? nil : code - 1
+    }
+
+    /// The bplist object of the `$class` value of validated dictionary `object`, or nil: at the slot its first
+    /// touch recorded, else looked up (``entry(of:key:hint:)``).
+    @inlinable @inline(__always)
+    package func classReference(of object: Int, hint: inout KeyHint) -> Int? {
+        if let slot = recordedClassSlot(object) { return ref(object, Int(validated(object).count) + slot) }
+        return entry(of: object, key: ArchiveKey.class, hint: &hint)
     }
 
     /// The `$top` keys in file order.

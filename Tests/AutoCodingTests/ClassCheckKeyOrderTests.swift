@@ -8,7 +8,7 @@ import Testing
 @Suite("Class checks wherever $class sits in an object")
 struct ClassCheckKeyOrderTests {
     /// `$objects`: people (and a cat) whose `$class` key is first, last or in the middle.
-    static func archive(classSlots: [Int], catAt: Int?) -> [UInt8] {
+    static func archive(classSlots: [Int], catAt: Int?, padding: Int = 0, catFirstAt: Int? = nil) -> [UInt8] {
         let person = String(reflecting: ParityPerson.self)
         var objects: [ArchiveValue] = [
             .string("$null"),
@@ -20,6 +20,9 @@ struct ClassCheckKeyOrderTests {
         for (i, slot) in classSlots.enumerated() {
             var fields: [(String, ArchiveValue)] = [("name", .uid(ArchiveUID(UInt32(objects.count + 1)))), ("best", .uid(.null))]
             fields.insert(("$class", .uid(ArchiveUID(i == catAt ? 2 : 1))), at: slot)
+            // Keys before the rest, and a `$clasZ` after `$class` naming the other class (see below).
+            fields.insert(contentsOf: (0..<padding).map { ("pad\($0)", .integer(Int64($0))) }, at: 0)
+            if i == catFirstAt { fields.append(("$clasZ", .uid(ArchiveUID(1)))) }
             elements.append(.uid(ArchiveUID(UInt32(objects.count))))
             objects.append(.dictionary(OrderedDictionary(uniqueKeysWithValues: fields)))
             objects.append(.string("p\(i)"))
@@ -42,6 +45,34 @@ struct ClassCheckKeyOrderTests {
             #expect(message == "DecodingError.typeMismatch: expected value of type ParityPerson. Path: [\(catAt)]. Debug "
                 + "description: Expected ParityPerson but found an instance of Cat (class chain Cat, NSObject), which is "
                 + "not a kind of AutoCodingTests.ParityPerson instead.")
+        }
+    }
+
+    /// A reader finds `$class` at the slot the object's first touch recorded; past the slots it records (62), and
+    /// wherever it is not recorded, it looks the key up. Both find the same key.
+    @Test func aClassKeyPastTheRecordedSlotsIsFound() throws {
+        for padding in [59, 60, 61, 62, 70] {
+            let bytes = Self.archive(classSlots: [2, 0, 1], catAt: nil, padding: padding)
+            let people = try KeyedArchiveDecoder().decode([ParityPerson].self, from: bytes)
+            #expect(people.map(\.name) == ["p0", "p1", "p2"], "padding \(padding)")
+            let cat = Self.archive(classSlots: [2, 0, 1], catAt: 1, padding: padding)
+            #expect(throws: DecodingError.self, "padding \(padding)") {
+                try KeyedArchiveDecoder().decode([ParityPerson].self, from: cat)
+            }
+        }
+    }
+
+    /// An object holding `$class` twice is read by its first, as every lookup reads a key held twice: here a cat
+    /// whose second `$class` (written as `$clasZ`, then patched: a dictionary value cannot hold a key twice) names
+    /// a person. Recorded at its first touch (no padding) or looked up (past the recorded slots), the cat is found.
+    @Test func theFirstOfTwoClassKeysIsTheClass() throws {
+        for padding in [0, 70] {
+            var bytes = Self.archive(classSlots: [2, 0, 1, 2], catAt: 2, padding: padding, catFirstAt: 2)
+            let key: [UInt8] = [0x56] + Array("$clasZ".utf8)
+            let at = try #require((0...(bytes.count - key.count)).first { bytes[$0..<$0 + key.count].elementsEqual(key) })
+            bytes[at + 6] = UInt8(ascii: "s")
+            let message = decodingError { _ = try KeyedArchiveDecoder().decode([ParityPerson].self, from: bytes) }
+            #expect(message?.contains("found an instance of Cat") == true, "\(message ?? "no error")")
         }
     }
 }

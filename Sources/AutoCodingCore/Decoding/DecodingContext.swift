@@ -171,7 +171,7 @@ final class DecodingContext {
     /// The bplist object stored under `$class` in the object at `node` (see ``field(_:of:)``).
     @inline(__always)
     func classField(of node: Node) -> Int? {
-        node.isNull ? nil : table.entry(of: node.object, key: ArchiveKey.class, hint: &classKeyHint)
+        node.isNull ? nil : table.classReference(of: node.object, hint: &classKeyHint)
     }
 
     /// Where the keys of each class's instances are (see ``ArchiveKeySlots``).

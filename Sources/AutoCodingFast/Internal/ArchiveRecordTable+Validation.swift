@@ -15,7 +15,7 @@ extension ArchiveRecordTable {
                 .invalidReference, "a reference to object \(object), beyond the \(count) objects of the table")
         }
         if slots[object].offset != 0 { return slots[object] }
-        let record = try BPlistIndex.record(object: object, in: raw, trailer: trailer)
+        var record = try BPlistIndex.record(object: object, in: raw, trailer: trailer)
         switch record.kind {
         case .uid:
             let uid = reader.uid(record, in: raw)
@@ -28,13 +28,44 @@ extension ArchiveRecordTable {
         case .dictionary:
             let n = Int(record.count)
             try checkReferences(of: object, record, 2 * n)
-            for i in 0..<n { try checkKey(ref(object, record, i), of: object) }
+            var classKeys = ClassKeys()
+            for i in 0..<n { classKeys.note(try checkKey(ref(object, record, i), of: object), at: i, in: raw) }
             if rejectsDuplicateKeys && n > 1 { try checkKeysUnique(of: object, record) }
+            record.flags |= classKeys.code << Self.classSlotShift
         default:
             break
         }
         store(record, at: object)
         return record
+    }
+
+    /// What the keys of a dictionary tell about `$class`, as its first touch reads them: the slot of the first
+    /// `$class` key, unless a `$classname` key or a UTF-16 key (which the lookup compares decoded) leaves the
+    /// readers to look (``recordedClassSlot(_:)``).
+    private struct ClassKeys {
+        private var slot = -1
+        private var mustLook = false
+
+        /// Notes key record `key`, at slot `i`.
+        @inline(__always)
+        mutating func note(_ key: BPlistIndex.Record, at i: Int, in raw: UnsafeRawBufferPointer) {
+            if key.kind != .asciiString {
+                mustLook = true
+            } else if key.count == 6, slot < 0, Self.holds(ArchiveKey.class, key, raw) {
+                slot = i
+            } else if key.count == 10, Self.holds(ArchiveKey.className, key, raw) {
+                mustLook = true
+            }
+        }
+
+        /// The six-bit code of ``recordedClassSlot(_:)``: the slot + 1, or 0.
+        var code: UInt8 { mustLook || slot < 0 || slot >= 63 - 1 ? 0 : UInt8(slot + 1) }
+
+        /// Whether ASCII key record `key`, as long as `name`, holds `name`.
+        private static func holds(_ name: String, _ key: BPlistIndex.Record, _ raw: UnsafeRawBufferPointer) -> Bool {
+            var name = name
+            return name.withUTF8 { BPlistBytes.equal(raw, at: key.offset, $0) }
+        }
     }
 
     /// The slow path of ``uid(in:)``: a well-formed UID below the `$objects` count is read in place; anything else
@@ -72,11 +103,12 @@ extension ArchiveRecordTable {
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
     /// container is an error, so checking one never recurses.
-    private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) {
+    private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) -> BPlistIndex.Record {
         var record = slots[key]
         if record.offset == 0 { record = try BPlistIndex.record(object: key, in: raw, trailer: trailer) }
         guard record.kind.isString else { throw ArchiveError.keyIsNotAString(key, kind: "\(record.kind)", in: object) }
         if slots[key].offset == 0 { store(record, at: key) }
+        return record
     }
 
     /// No key appears twice in dictionary `object` (``BPlistIndex/insertUnique(_:forKey:into:object:)``, the

@@ -204,7 +204,8 @@
         }
 
         func sized(_ kind: Kind, unit: Int) throws(ArchiveError) -> Record {
-            let n = try count()
+            // The length in the marker, the usual case, without the call to `count()`.
+            let n = low != 0x0F ? low : try count()
             // n ≤ remaining bytes ≤ Int.max / 16, so n * unit cannot overflow.
             guard n * unit <= end - payload else {
                 throw ArchiveError(

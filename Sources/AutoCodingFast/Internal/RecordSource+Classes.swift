@@ -44,16 +44,22 @@ extension RecordSource {
     /// ``checkDescriptor(_:uid:namedBy:)`` unless it did already. Nil for a descriptor and for what is not a
     /// dictionary (strings, numbers, plain arrays: no rule).
     func checkEntry(_ object: Int, uid: Int) throws(ArchiveError) -> Int? {
-        guard try record(object).kind == .dictionary else { return nil }
-        if let name = lookUp(ArchiveKey.className, in: object) {
-            let kind = try record(name).kind
-            guard kind.isString else { throw ClassDescriptorRule.classNameIsNotAString(uid: uid, "\(kind)") }
-            try checkClassChain(of: object, uid: uid)
-            return nil
+        let entry = try record(object)
+        guard entry.kind == .dictionary else { return nil }
+        var classRef: Int?
+        if let slot = recordedClassSlot(object) {
+            // Validating the dictionary found `$class` there and no `$classname`: the two lookups, answered.
+            classRef = ref(object, Int(entry.count) + slot)
+        } else {
+            if let name = lookUp(ArchiveKey.className, in: object) {
+                let kind = try record(name).kind
+                guard kind.isString else { throw ClassDescriptorRule.classNameIsNotAString(uid: uid, "\(kind)") }
+                try checkClassChain(of: object, uid: uid)
+                return nil
+            }
+            classRef = lookUp(ArchiveKey.class, in: object)
         }
-        guard let classRef = lookUp(ArchiveKey.class, in: object) else {
-            throw ClassDescriptorRule.missingClass(uid: uid)
-        }
+        guard let classRef else { throw ClassDescriptorRule.missingClass(uid: uid) }
         let classRecord = try record(classRef)
         guard classRecord.kind == .uid else { throw ClassDescriptorRule.classIsNotAUID(uid: uid, "\(classRecord.kind)") }
         // Below the object count: every reader checks a UID record before a rule reads it.

@@ -19,6 +19,9 @@ protocol RecordSource {
     /// The object number of reference `i` of validated container `object` (element `i`, or key `i` and value
     /// `count + i` of a dictionary).
     func ref(_ object: Int, _ i: Int) -> Int
+    /// The slot of the `$class` key of validated dictionary `object` when validating it proved there is no
+    /// `$classname` key (see ``ArchiveRecordTable/recordedClassSlot(_:)``); nil when the rules must look.
+    func recordedClassSlot(_ object: Int) -> Int?
 }
 
 /// The whole-file index as a record source: every record was validated when the index was built.
@@ -36,6 +39,9 @@ struct IndexRecords: RecordSource {
 
     @inline(__always)
     func ref(_ object: Int, _ i: Int) -> Int { index.ref(object, i, in: raw) }
+
+    /// The index records nothing about `$class`.
+    func recordedClassSlot(_ object: Int) -> Int? { nil }
 }
 
 extension BPlistIndex.Kind {
