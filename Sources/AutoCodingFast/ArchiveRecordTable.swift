@@ -39,8 +39,6 @@ import Darwin
     @usableFromInline static let entryChecked: UInt8 = 1
     /// The flag bit of a slot whose object passed the class-descriptor check.
     static let descriptorChecked: UInt8 = 2
-    /// Where the six bits of a dictionary's `$class` slot code start in its flags (``recordedClassSlot(_:)``).
-    @usableFromInline static let classSlotShift: UInt8 = 2
     /// Whether first touch refuses a dictionary holding a key twice (``LazyKeyedArchive`` does, as
     /// ``KeyedArchive`` does; the typed decoders read the first).
     let rejectsDuplicateKeys: Bool
@@ -125,7 +123,7 @@ import Darwin
         view.index.records.withUnsafeBufferPointer { records in
             for (object, record) in records.enumerated() {
                 var record = record
-                record.flags = Self.entryChecked | Self.descriptorChecked
+                record.flags |= Self.entryChecked | Self.descriptorChecked  // beside the view's `$class` slot
                 slots[object] = record
             }
         }
@@ -266,14 +264,11 @@ import Darwin
         return value
     }
 
-    /// The slot of the first `$class` key of validated dictionary `object`, when its first touch found one and
-    /// no `$classname` or UTF-16 key (so the `$class` rule and the readers need not look); nil when they must look
-    /// (and for a table made from a view, which records none).
+    /// The slot of the first `$class` key of validated dictionary `object`, when validating it found one and no
+    /// `$classname` or UTF-16 key (``ClassKeySlot``), so that the `$class` rule and the readers need not look; nil
+    /// when they must look.
     @inlinable @inline(__always)
-    package func recordedClassSlot(_ object: Int) -> Int? {
-        let code = Int(validated(object).flags >> Self.classSlotShift)
-        return code == 0 ? nil : code - 1
-    }
+    package func recordedClassSlot(_ object: Int) -> Int? { ClassKeySlot.slot(of: validated(object)) }
 
     /// The bplist object of the `$class` value of validated dictionary `object`, or nil: at the slot its first
     /// touch recorded, else looked up (``entry(of:key:hint:)``).

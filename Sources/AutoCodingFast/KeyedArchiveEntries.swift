@@ -87,7 +87,9 @@ package final class KeyedArchiveEntries {
         guard record.kind == .dictionary else { return .none }
         let n = Int(record.count)
         let classRef: Int
-        if hint.slot < n, records.ref(object, hint.slot) == hint.keyObject {
+        if let slot = records.recordedClassSlot(object) {
+            classRef = records.ref(object, n + slot)
+        } else if hint.slot < n, records.ref(object, hint.slot) == hint.keyObject {
             classRef = records.ref(object, n + hint.slot)
         } else {
             var slot = hint.slot

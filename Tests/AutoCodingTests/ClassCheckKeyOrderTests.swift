@@ -55,9 +55,22 @@ struct ClassCheckKeyOrderTests {
             let bytes = Self.archive(classSlots: [2, 0, 1], catAt: nil, padding: padding)
             let people = try KeyedArchiveDecoder().decode([ParityPerson].self, from: bytes)
             #expect(people.map(\.name) == ["p0", "p1", "p2"], "padding \(padding)")
+            // The whole-file view records the slot too: a decode of it and the graph find the class.
+            let view = try KeyedArchiveView(bytes: bytes)
+            #expect(try KeyedArchiveDecoder().decode([ParityPerson].self, from: view).map(\.name) == ["p0", "p1", "p2"])
+            let graph = try ArchiveGraph(bytes: bytes)
+            guard case .array(let elements)? = graph.root?.object?["NS.objects"] else {
+                Issue.record("no NS.objects, padding \(padding)")
+                continue
+            }
+            let classes = elements.compactMap { $0.object?.archiveClass.name }
+            #expect(classes == Array(repeating: String(reflecting: ParityPerson.self), count: 3), "padding \(padding)")
             let cat = Self.archive(classSlots: [2, 0, 1], catAt: 1, padding: padding)
             #expect(throws: DecodingError.self, "padding \(padding)") {
                 try KeyedArchiveDecoder().decode([ParityPerson].self, from: cat)
+            }
+            #expect(throws: DecodingError.self, "padding \(padding)") {
+                try KeyedArchiveDecoder().decode([ParityPerson].self, from: KeyedArchiveView(bytes: cat))
             }
         }
     }

@@ -28,44 +28,15 @@ extension ArchiveRecordTable {
         case .dictionary:
             let n = Int(record.count)
             try checkReferences(of: object, record, 2 * n)
-            var classKeys = ClassKeys()
+            var classKeys = ClassKeySlot()
             for i in 0..<n { classKeys.note(try checkKey(ref(object, record, i), of: object), at: i, in: raw) }
             if rejectsDuplicateKeys && n > 1 { try checkKeysUnique(of: object, record) }
-            record.flags |= classKeys.code << Self.classSlotShift
+            classKeys.record(in: &record)
         default:
             break
         }
         store(record, at: object)
         return record
-    }
-
-    /// What the keys of a dictionary tell about `$class`, as its first touch reads them: the slot of the first
-    /// `$class` key, unless a `$classname` key or a UTF-16 key (which the lookup compares decoded) leaves the
-    /// readers to look (``recordedClassSlot(_:)``).
-    private struct ClassKeys {
-        private var slot = -1
-        private var mustLook = false
-
-        /// Notes key record `key`, at slot `i`.
-        @inline(__always)
-        mutating func note(_ key: BPlistIndex.Record, at i: Int, in raw: UnsafeRawBufferPointer) {
-            if key.kind != .asciiString {
-                mustLook = true
-            } else if key.count == 6, slot < 0, Self.holds(ArchiveKey.class, key, raw) {
-                slot = i
-            } else if key.count == 10, Self.holds(ArchiveKey.className, key, raw) {
-                mustLook = true
-            }
-        }
-
-        /// The six-bit code of ``recordedClassSlot(_:)``: the slot + 1, or 0.
-        var code: UInt8 { mustLook || slot < 0 || slot >= 63 - 1 ? 0 : UInt8(slot + 1) }
-
-        /// Whether ASCII key record `key`, as long as `name`, holds `name`.
-        private static func holds(_ name: String, _ key: BPlistIndex.Record, _ raw: UnsafeRawBufferPointer) -> Bool {
-            var name = name
-            return name.withUTF8 { BPlistBytes.equal(raw, at: key.offset, $0) }
-        }
     }
 
     /// The slow path of ``uid(in:)``: a well-formed UID below the `$objects` count is read in place; anything else

@@ -23,8 +23,8 @@
         /// byte width of an integer, real, date or UID.
         @usableFromInline package var count: UInt32
         @usableFromInline package var kind: Kind
-        /// Checks done on this object beyond its own record; always 0 in a ``BPlistIndex``. Only
-        /// ``ArchiveRecordTable`` sets it (see ``ArchiveRecordTable/entryChecked``), in the record's padding.
+        /// What validation learned beyond the record, in its padding: a dictionary's `$class` slot
+        /// (``ClassKeySlot``) and, in an ``ArchiveRecordTable``, the checks done (``ArchiveRecordTable/entryChecked``).
         @usableFromInline package var flags: UInt8 = 0
 
         /// Where the payload starts (after the marker and any length integer).
@@ -89,11 +89,16 @@
         if let failure { throw failure }
         // One pass per reference width, for the same reason.
         let limit = options.containerDepthLimit
+        var classSlots: [UInt64] = []
         switch trailer.objectRefSize {
-        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit)
-        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit)
-        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit)
-        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit)
+        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit, classSlots: &classSlots)
+        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit, classSlots: &classSlots)
+        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit, classSlots: &classSlots)
+        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit, classSlots: &classSlots)
+        }
+        // Stored after the check, whose loop only reads the records.
+        records.withUnsafeMutableBufferPointer { records in
+            for packed in classSlots { records[Int(packed >> 8)].flags |= UInt8(truncatingIfNeeded: packed) }
         }
     }
 
@@ -298,7 +303,7 @@
     /// References are read as `Reference` when they are that wide (the reader specialized for the width), byte
     /// by byte otherwise (3, 5, 6 or 7 bytes).
     private func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
-        _ bytes: UnsafeRawBufferPointer, references: Reference.Type, depthLimit: Int
+        _ bytes: UnsafeRawBufferPointer, references: Reference.Type, depthLimit: Int, classSlots: inout [UInt64]
     ) throws(ArchiveError) -> Expansion {
         let limit = depthLimit
         let refSize = trailer.objectRefSize
@@ -325,6 +330,7 @@
                 // The container's references in one inner loop (most are strings and UIDs, not containers);
                 // the stack is touched again only to descend into a child container or to finish.
                 var next = top.next
+                var classKeys = ClassKeySlot()
                 var height = top.height
                 var size = top.size
                 var descended = false
@@ -337,9 +343,17 @@
                         throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count)
                     }
                     let c = Int(child)
-                    let childKind = records[c].kind
-                    if next < keys, !childKind.isString {
-                        throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
+                    let childRecord = records[c]
+                    let childKind = childRecord.kind
+                    if next < keys {
+                        guard childKind.isString else {
+                            throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
+                        }
+                        // Keys are strings, never descended into: a dictionary's keys are read in one run.
+                        classKeys.note(childRecord, at: next, in: bytes)
+                        if next + 1 == keys, let flags = classKeys.flags {
+                            classSlots.append(UInt64(top.object) << 8 | UInt64(flags))
+                        }
                     }
                     next += 1
                     guard childKind.isContainer else {

@@ -20,7 +20,7 @@ protocol RecordSource {
     /// `count + i` of a dictionary).
     func ref(_ object: Int, _ i: Int) -> Int
     /// The slot of the `$class` key of validated dictionary `object` when validating it proved there is no
-    /// `$classname` key (see ``ArchiveRecordTable/recordedClassSlot(_:)``); nil when the rules must look.
+    /// `$classname` key (``ClassKeySlot``); nil when the rules must look.
     func recordedClassSlot(_ object: Int) -> Int?
 }
 
@@ -40,8 +40,59 @@ struct IndexRecords: RecordSource {
     @inline(__always)
     func ref(_ object: Int, _ i: Int) -> Int { index.ref(object, i, in: raw) }
 
-    /// The index records nothing about `$class`.
-    func recordedClassSlot(_ object: Int) -> Int? { nil }
+    @inline(__always)
+    func recordedClassSlot(_ object: Int) -> Int? { ClassKeySlot.slot(of: index.records[object]) }
+}
+
+/// Where a dictionary's `$class` key is, noted while its keys are validated (by ``BPlistIndex``'s container check
+/// and ``ArchiveRecordTable``'s first touch), so that the `$class` rule and the readers find it without a scan:
+/// the slot of its first `$class` key, unless a `$classname` key (a class descriptor) or a UTF-16 key (which a
+/// lookup compares decoded) leaves them to look it up. Kept as a six-bit code in the record's flags: the slot + 1,
+/// or 0 for "look it up" (also past slot 61).
+@usableFromInline struct ClassKeySlot {
+    /// Where the code starts in a record's flags (``ArchiveRecordTable``'s check flags use the low two bits).
+    @usableFromInline static let shift: UInt8 = 2
+    private var slot = -1
+    private var mustLook = false
+
+    /// Notes key record `key`, at slot `i` (keys in slot order).
+    @inline(__always)
+    mutating func note(_ key: BPlistIndex.Record, at i: Int, in raw: UnsafeRawBufferPointer) {
+        if key.kind != .asciiString {
+            mustLook = true
+        } else if key.count == 6, slot < 0, Self.holds(Self.classBytes, key, raw) {
+            slot = i
+        } else if key.count == 10, Self.holds(Self.classNameBytes, key, raw) {
+            mustLook = true
+        }
+    }
+
+    /// The flag bits that record the slot, or nil when there is nothing to record.
+    @inline(__always)
+    var flags: UInt8? { !mustLook && slot >= 0 && slot < 62 ? UInt8(slot + 1) << Self.shift : nil }
+
+    /// Stores the code in the flags of the dictionary's record.
+    @inline(__always)
+    func record(in dictionary: inout BPlistIndex.Record) {
+        if let flags { dictionary.flags |= flags }
+    }
+
+    /// The recorded slot of `record`'s first `$class` key, or nil when a reader must look it up.
+    @inlinable @inline(__always)
+    static func slot(of record: BPlistIndex.Record) -> Int? {
+        let code = Int(record.flags >> shift)
+        return code == 0 ? nil : code - 1
+    }
+
+    /// `$class` and `$classname` (``ArchiveKey``), as the bytes of a key record.
+    private static let classBytes = StaticString("$class")
+    private static let classNameBytes = StaticString("$classname")
+
+    /// Whether ASCII key record `key`, as long as `name`, holds `name`.
+    @inline(__always)
+    private static func holds(_ name: StaticString, _ key: BPlistIndex.Record, _ raw: UnsafeRawBufferPointer) -> Bool {
+        BPlistBytes.equal(raw, at: key.offset, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
 }
 
 extension BPlistIndex.Kind {
