@@ -211,7 +211,10 @@ struct GraphBuilder {
         for name in layout where name != classKey { names.append(classes[index].names[name]) }
         let fields = OrderedDictionary(uncheckedUniqueKeys: names, values: values)
         classes[index].lastFields = fields
-        classes[index].lastLayout = layout
+        // Copied into the class's own buffer: assigning `layout` would share its storage, and the next instance's
+        // `removeAll(keepingCapacity:)` would then allocate anew (corelibs' hash order changes the layout often).
+        classes[index].lastLayout.removeAll(keepingCapacity: true)
+        classes[index].lastLayout.append(contentsOf: layout)
         return fields
     }
 
