@@ -110,7 +110,9 @@ public struct AutoCodingReader {
     /// Reads a `[String]` property (``FoundationValues/strings(_:_:key:_:)``) with the values and errors of
     /// ``read(_:keys:in:)``, as ``readScalar(_:keys:in:_:)`` reads a scalar.
     func readStrings(_ property: inout [String], keys: [String], in owner: Any.Type) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
+        guard let archive, archive.context.allowedClassNames == nil else {
+            return try read(&property, keys: keys, in: owner)
+        }
         let context = archive.context
         for key in keys {
             guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
@@ -121,7 +123,9 @@ public struct AutoCodingReader {
 
     /// Reads an optional `[String]` property (see ``readStrings(_:keys:in:)``): `$null` and `NSNull` read as nil.
     func readStrings(_ property: inout [String]?, keys: [String], in owner: Any.Type) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
+        guard let archive, archive.context.allowedClassNames == nil else {
+            return try read(&property, keys: keys, in: owner)
+        }
         let context = archive.context
         for key in keys {
             guard let object = context.field(key, of: archive.node, slots: slots) else { continue }

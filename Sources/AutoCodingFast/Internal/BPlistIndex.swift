@@ -89,16 +89,16 @@
         if let failure { throw failure }
         // One pass per reference width, for the same reason.
         let limit = options.containerDepthLimit
-        var classSlots: [UInt64] = []
+        var slots: [UInt64] = []
         switch trailer.objectRefSize {
-        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit, classSlots: &classSlots)
-        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit, classSlots: &classSlots)
-        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit, classSlots: &classSlots)
-        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit, classSlots: &classSlots)
+        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit, classSlots: &slots)
+        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit, classSlots: &slots)
+        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit, classSlots: &slots)
+        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit, classSlots: &slots)
         }
         // Stored after the check, whose loop only reads the records.
         records.withUnsafeMutableBufferPointer { records in
-            for packed in classSlots { records[Int(packed >> 8)].flags |= UInt8(truncatingIfNeeded: packed) }
+            for packed in slots { records[Int(packed >> 8)].flags |= UInt8(truncatingIfNeeded: packed) }
         }
     }
 
@@ -184,19 +184,25 @@
         var payload = offset + 1
 
         func fixed(_ kind: Kind, width: Int) throws(ArchiveError) -> Record {
-            guard width <= end - payload else { throw outOfLine { ArchiveError.truncated("object \(object)", at: offset) } }
+            guard width <= end - payload else {
+                throw outOfLine { ArchiveError.truncated("object \(object)", at: offset) }
+            }
             return Record(offset: payload, count: UInt32(width), kind: kind)
         }
 
         // Reads the element count: the low nibble, or an integer object after it when the nibble is 0xF.
         func count() throws(ArchiveError) -> Int {
             guard low == 0x0F else { return low }
-            guard payload < end else { throw outOfLine { ArchiveError.truncated("object \(object)'s length", at: offset) } }
+            guard payload < end else {
+                throw outOfLine { ArchiveError.truncated("object \(object)'s length", at: offset) }
+            }
             let lengthMarker = bytes[payload]
             guard lengthMarker & 0xF0 == 0x10, lengthMarker & 0x0F <= 3 else {
-                throw outOfLine { ArchiveError.invalidObject(
-                    "length marker 0x\(String(lengthMarker, radix: 16)) is not a 1, 2, 4 or 8-byte integer",
-                    object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject(
+                        "length marker 0x\(String(lengthMarker, radix: 16)) is not a 1, 2, 4 or 8-byte integer",
+                        object: object, offset: offset)
+                }
             }
             let width = 1 << Int(lengthMarker & 0x0F)
             guard width <= end - payload - 1 else {
@@ -206,9 +212,11 @@
             payload += 1 + width
             // The count can never exceed the bytes left; larger is a lie (and may be a negative 8-byte int).
             guard value <= UInt64(end - payload), value <= UInt64(UInt32.max) else {
-                throw outOfLine { ArchiveError(
-                    .truncated,
-                    "object \(object) at offset \(offset) claims \(value) elements, more than the \(end - payload) bytes left") }
+                throw outOfLine {
+                    ArchiveError(
+                        .truncated,
+                        "object \(object) at offset \(offset) claims \(value) elements, more than the \(end - payload) bytes left")
+                }
             }
             return Int(value)
         }
@@ -218,9 +226,11 @@
             let n = low != 0x0F ? low : try count()
             // n ≤ remaining bytes ≤ Int.max / 16, so n * unit cannot overflow.
             guard n * unit <= end - payload else {
-                throw outOfLine { ArchiveError(
-                    .truncated,
-                    "object \(object) at offset \(offset) claims \(n) elements (\(n * unit) bytes), more than the \(end - payload) bytes left") }
+                throw outOfLine {
+                    ArchiveError(
+                        .truncated,
+                        "object \(object) at offset \(offset) claims \(n) elements (\(n * unit) bytes), more than the \(end - payload) bytes left")
+                }
             }
             return Record(offset: payload, count: UInt32(n), kind: kind)
         }
@@ -235,8 +245,10 @@
             }
         case 0x1:
             guard low <= 4 else {
-                throw outOfLine { ArchiveError.invalidObject(
-                    "integer width 2^\(low) bytes is not 1, 2, 4, 8 or 16", object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject(
+                        "integer width 2^\(low) bytes is not 1, 2, 4, 8 or 16", object: object, offset: offset)
+                }
             }
             let record = try fixed(.integer, width: 1 << low)
             if low == 4 {
@@ -244,20 +256,27 @@
                 let high = BPlistBytes.readUInt(bytes, at: payload, width: 8)
                 let lowHalf = BPlistBytes.readUInt(bytes, at: payload + 8, width: 8)
                 guard high == 0 || (high == UInt64.max && lowHalf >> 63 == 1) else {
-                    throw outOfLine { ArchiveError.invalidObject(
-                        "16-byte integer is outside Int64.min...UInt64.max", object: object, offset: offset) }
+                    throw outOfLine {
+                        ArchiveError.invalidObject(
+                            "16-byte integer is outside Int64.min...UInt64.max", object: object, offset: offset)
+                    }
                 }
             }
             return record
         case 0x2:
             guard low == 2 || low == 3 else {
-                throw outOfLine { ArchiveError.invalidObject(
-                    "real width 2^\(low) bytes is not 4 or 8", object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject(
+                        "real width 2^\(low) bytes is not 4 or 8", object: object, offset: offset)
+                }
             }
             return try fixed(.real, width: 1 << low)
         case 0x3:
             guard low == 3 else {
-                throw outOfLine { ArchiveError.invalidObject("date marker 0x\(String(marker, radix: 16)) is not 0x33", object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject(
+                        "date marker 0x\(String(marker, radix: 16)) is not 0x33", object: object, offset: offset)
+                }
             }
             return try fixed(.date, width: 8)
         case 0x4:
@@ -265,14 +284,18 @@
         case 0x5:
             let record = try sized(.asciiString, unit: 1)
             guard BPlistBytes.isASCII(bytes, from: record.offset, count: Int(record.count)) else {
-                throw outOfLine { ArchiveError.invalidObject("ASCII string has a byte above 0x7F", object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject("ASCII string has a byte above 0x7F", object: object, offset: offset)
+                }
             }
             return record
         case 0x6:
             let record = try sized(.utf16String, unit: 2)
             if let bad = BPlistBytes.firstUnpairedSurrogate(bytes, from: record.offset, count: Int(record.count)) {
-                throw outOfLine { ArchiveError.invalidObject(
-                    "UTF-16 string has an unpaired surrogate at unit \(bad)", object: object, offset: offset) }
+                throw outOfLine {
+                    ArchiveError.invalidObject(
+                        "UTF-16 string has an unpaired surrogate at unit \(bad)", object: object, offset: offset)
+                }
             }
             return record
         case 0x8:
@@ -280,21 +303,27 @@
             let record = try fixed(.uid, width: width)
             let value = BPlistBytes.readUInt(bytes, at: payload, width: width)
             guard value <= UInt64(UInt32.max) else {
-                throw outOfLine { ArchiveError(.invalidUID, "object \(object) at offset \(offset): UID \(value) is wider than 32 bits") }
+                throw outOfLine {
+                    ArchiveError(.invalidUID, "object \(object) at offset \(offset): UID \(value) is wider than 32 bits")
+                }
             }
             return record
         case 0xA:
             return try sized(.array, unit: trailer.objectRefSize)
         case 0xC:
-            throw outOfLine { ArchiveError.invalidObject(
-                "set objects (marker 0xC) are not property-list values", object: object, offset: offset) }
+            throw outOfLine {
+                ArchiveError.invalidObject(
+                    "set objects (marker 0xC) are not property-list values", object: object, offset: offset)
+            }
         case 0xD:
             return try sized(.dictionary, unit: 2 * trailer.objectRefSize)
         default:
             break
         }
-        throw outOfLine { ArchiveError.invalidObject(
-            "unknown marker 0x\(String(marker, radix: 16))", object: object, offset: offset) }
+        throw outOfLine {
+            ArchiveError.invalidObject(
+                "unknown marker 0x\(String(marker, radix: 16))", object: object, offset: offset)
+        }
     }
 
     /// Checks every container once, depth first without recursion: references in range, keys are strings,

@@ -91,7 +91,8 @@ struct IndexRecords: RecordSource {
     /// Whether ASCII key record `key`, as long as `name`, holds `name`.
     @inline(__always)
     private static func holds(_ name: StaticString, _ key: BPlistIndex.Record, _ raw: UnsafeRawBufferPointer) -> Bool {
-        BPlistBytes.equal(raw, at: key.offset, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        let bytes = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        return BPlistBytes.equal(raw, at: key.offset, bytes)
     }
 }
 
