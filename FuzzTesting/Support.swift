@@ -82,3 +82,20 @@ func withFuzzBytes(_ data: UnsafePointer<UInt8>, _ size: Int, _ body: ([UInt8]) 
     body(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
+
+/// Empties the `ArchivedObject`s in what `decodeObject(forKey:)` returned (inside Foundation collections and the
+/// attributes of attributed strings too): an object of an unknown class may be cyclic, and would outlive the input.
+func breakCycles(decoded: Any) {
+    var pending = [decoded]
+    while let value = pending.popLast() {
+        switch value {
+        case let object as ArchivedObject: ArchivedValue.object(object).breakReferenceCycles()
+        case let array as [Any]: pending.append(contentsOf: array)
+        case let dictionary as [AnyHashable: Any]: pending.append(contentsOf: dictionary.values)
+        case let dictionary as [String: Any]: pending.append(contentsOf: dictionary.values)
+        case let text as ArchiveAttributedString:
+            for run in text.runs { pending.append(contentsOf: run.attributes.values) }
+        default: continue
+        }
+    }
+}

@@ -7,8 +7,11 @@ import AutoCodingFast
 public func fuzzGraph(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     withFuzzBytes(data, size) { bytes in
         if let unarchiver = try? KeyedUnarchiver(bytes: bytes) {
-            _ = try? unarchiver.decodeObject(forKey: "root")
-            _ = try? unarchiver.decodeObject(ofClassNames: ["NSArray", "NSString", "NSNumber"], forKey: "root")
+            if let root = try? unarchiver.decodeObject(forKey: "root") { breakCycles(decoded: root) }
+            let names = ["NSArray", "NSString", "NSNumber"]
+            if let checked = try? unarchiver.decodeObject(ofClassNames: names, forKey: "root") {
+                breakCycles(decoded: checked)
+            }
         }
         // One pass over the table (init(bytes:)) and the path through a whole KeyedArchive must agree: the same
         // graph, or both a refusal. (Not always of the same code: with two faults in one archive, each path

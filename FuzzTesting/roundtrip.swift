@@ -142,23 +142,6 @@ private func roundTripGraph(_ input: inout FuzzInput) {
     }
 }
 
-/// Empties the `ArchivedObject`s in what `decodeObject(forKey:)` returned (inside Foundation collections and the
-/// attributes of attributed strings too).
-private func breakCycles(decoded: Any) {
-    var pending = [decoded]
-    while let value = pending.popLast() {
-        switch value {
-        case let object as ArchivedObject: ArchivedValue.object(object).breakReferenceCycles()
-        case let array as [Any]: pending.append(contentsOf: array)
-        case let dictionary as [AnyHashable: Any]: pending.append(contentsOf: dictionary.values)
-        case let dictionary as [String: Any]: pending.append(contentsOf: dictionary.values)
-        case let text as ArchiveAttributedString:
-            for run in text.runs { pending.append(contentsOf: run.attributes.values) }
-        default: continue
-        }
-    }
-}
-
 // MARK: @AutoCoding graphs
 
 private func makeNodes(_ input: inout FuzzInput) -> [FuzzNode] {
