@@ -8,7 +8,7 @@ public func fuzzGraph(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     withFuzzBytes(data, size) { bytes in
         if let unarchiver = try? KeyedUnarchiver(bytes: bytes) {
             if let root = try? unarchiver.decodeObject(forKey: "root") { breakCycles(decoded: root) }
-            let names = ["NSArray", "NSString", "NSNumber"]
+            let names: Set<String> = ["NSArray", "NSString", "NSNumber"]
             if let checked = try? unarchiver.decodeObject(ofClassNames: names, forKey: "root") {
                 breakCycles(decoded: checked)
             }
