@@ -89,17 +89,18 @@
         if let failure { throw failure }
         // One pass per reference width, for the same reason.
         let limit = options.containerDepthLimit
-        var slots: [UInt64] = []
-        switch trailer.objectRefSize {
-        case 1: expansion = try checkContainers(bytes, references: UInt8.self, depthLimit: limit, classSlots: &slots)
-        case 2: expansion = try checkContainers(bytes, references: UInt16.self, depthLimit: limit, classSlots: &slots)
-        case 4: expansion = try checkContainers(bytes, references: UInt32.self, depthLimit: limit, classSlots: &slots)
-        default: expansion = try checkContainers(bytes, references: UInt64.self, depthLimit: limit, classSlots: &slots)
+        // Over the records' buffer, which the check also writes each dictionary's `$class` slot into.
+        let checked: Result<Expansion, ArchiveError> = records.withUnsafeMutableBufferPointer { records in
+            Result { () throws(ArchiveError) in
+                switch trailer.objectRefSize {
+                case 1: try Self.checkContainers(records, bytes, trailer, references: UInt8.self, depthLimit: limit)
+                case 2: try Self.checkContainers(records, bytes, trailer, references: UInt16.self, depthLimit: limit)
+                case 4: try Self.checkContainers(records, bytes, trailer, references: UInt32.self, depthLimit: limit)
+                default: try Self.checkContainers(records, bytes, trailer, references: UInt64.self, depthLimit: limit)
+                }
+            }
         }
-        // Stored after the check, whose loop only reads the records.
-        records.withUnsafeMutableBufferPointer { records in
-            for packed in slots { records[Int(packed >> 8)].flags |= UInt8(truncatingIfNeeded: packed) }
-        }
+        expansion = try checked.get()
     }
 
     /// Parses every record into `base`, counting in `initialized` those written.
@@ -331,8 +332,9 @@
     /// the way, so that ``checkExpandedSize(in:limit:forLibplist:)`` need not walk the containers again.
     /// References are read as `Reference` when they are that wide (the reader specialized for the width), byte
     /// by byte otherwise (3, 5, 6 or 7 bytes).
-    private func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
-        _ bytes: UnsafeRawBufferPointer, references: Reference.Type, depthLimit: Int, classSlots: inout [UInt64]
+    private static func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
+        _ records: UnsafeMutableBufferPointer<Record>, _ bytes: UnsafeRawBufferPointer, _ trailer: BPlistTrailer,
+        references: Reference.Type, depthLimit: Int
     ) throws(ArchiveError) -> Expansion {
         let limit = depthLimit
         let refSize = trailer.objectRefSize
@@ -380,9 +382,7 @@
                         }
                         // Keys are strings, never descended into: a dictionary's keys are read in one run.
                         classKeys.note(childRecord, at: next, in: bytes)
-                        if next + 1 == keys, let flags = classKeys.flags {
-                            classSlots.append(UInt64(top.object) << 8 | UInt64(flags))
-                        }
+                        if next + 1 == keys { classKeys.record(in: &records[top.object]) }
                     }
                     next += 1
                     guard childKind.isContainer else {
@@ -426,7 +426,7 @@
         return Expansion(top: records[trailer.topObject].kind.isContainer ? state[trailer.topObject].size : 1, shared: shared)
     }
 
-    private func depthError(at object: Int, _ limit: Int) -> ArchiveError {
+    private static func depthError(at object: Int, _ limit: Int) -> ArchiveError {
         ArchiveError.depthLimitExceeded(limit, writing: false, at: " at object \(object)")
     }
 }

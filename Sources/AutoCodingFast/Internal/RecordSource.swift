@@ -67,14 +67,10 @@ struct IndexRecords: RecordSource {
         }
     }
 
-    /// The flag bits that record the slot, or nil when there is nothing to record.
-    @inline(__always)
-    var flags: UInt8? { !mustLook && slot >= 0 && slot < 62 ? UInt8(slot + 1) << Self.shift : nil }
-
     /// Stores the code in the flags of the dictionary's record.
     @inline(__always)
     func record(in dictionary: inout BPlistIndex.Record) {
-        if let flags { dictionary.flags |= flags }
+        if !mustLook, slot >= 0, slot < 62 { dictionary.flags |= UInt8(slot + 1) << Self.shift }
     }
 
     /// The recorded slot of `record`'s first `$class` key, or nil when a reader must look it up.
