@@ -80,52 +80,51 @@ public struct AutoCodingReader {
     /// other decoders than this package's take the generic way.
     @inline(__always)
     func readScalar<T: Decodable>(_ property: inout T, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try self.read(&property, keys: keys, in: owner) }
-        let context = archive.context
-        for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
-            property = try Self.scalar(read, context.resolve(object), key, archive, owner)
-            return
-        }
+        try readField(&property, keys: keys, in: owner) { try Self.scalar(read, $0, $1, $2, owner) }
     }
 
     /// Reads an optional property of a scalar type with `read` (see ``readScalar(_:keys:in:_:)``): `$null` and
     /// `NSNull` read as nil.
     @inline(__always)
     func readScalar<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try self.read(&property, keys: keys, in: owner) }
-        let context = archive.context
-        for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
-            let node = try context.resolve(object)
-            if try node.isNull || context.className(of: node) == "NSNull" {
-                property = nil
-            } else {
-                property = try Self.scalar(read, node, key, archive, owner)
-            }
-            return
-        }
+        try readField(&property, keys: keys, in: owner) { try Self.scalar(read, $0, $1, $2, owner) }
     }
 
     /// Reads a `[String]` property (``FoundationValues/strings(_:_:key:_:)``) with the values and errors of
     /// ``read(_:keys:in:)``, as ``readScalar(_:keys:in:_:)`` reads a scalar.
     func readStrings(_ property: inout [String], keys: [String], in owner: Any.Type) throws {
-        guard let archive, archive.context.allowedClassNames == nil else {
-            return try read(&property, keys: keys, in: owner)
-        }
-        let context = archive.context
-        for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
-            property = try Self.strings(context.resolve(object), key, archive, owner)
-            return
-        }
+        try readField(&property, keys: keys, in: owner) { try Self.strings($0, $1, $2, owner) }
     }
 
     /// Reads an optional `[String]` property (see ``readStrings(_:keys:in:)``): `$null` and `NSNull` read as nil.
     func readStrings(_ property: inout [String]?, keys: [String], in owner: Any.Type) throws {
-        guard let archive, archive.context.allowedClassNames == nil else {
-            return try read(&property, keys: keys, in: owner)
+        try readField(&property, keys: keys, in: owner) { try Self.strings($0, $1, $2, owner) }
+    }
+
+    /// Reads the first of `keys` present with `value` (given the field's node and key), as ``read(_:keys:in:)``
+    /// reads it; secure decoding, whose class checks run per value, and other decoders than this package's take
+    /// ``read(_:keys:in:)`` itself.
+    @inline(__always)
+    private func readField<T: Decodable>(
+        _ property: inout T, keys: [String], in owner: Any.Type,
+        _ value: (DecodingContext.Node, String, _ArchiveDecoder) throws -> T
+    ) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
+        let context = archive.context
+        for key in keys {
+            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            property = try value(context.resolve(object), key, archive)
+            return
         }
+    }
+
+    /// ``readField(_:keys:in:_:)`` of an optional property: `$null` and `NSNull` read as nil.
+    @inline(__always)
+    private func readField<T: Decodable>(
+        _ property: inout T?, keys: [String], in owner: Any.Type,
+        _ value: (DecodingContext.Node, String, _ArchiveDecoder) throws -> T
+    ) throws {
+        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
         let context = archive.context
         for key in keys {
             guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
@@ -133,7 +132,7 @@ public struct AutoCodingReader {
             if try node.isNull || context.className(of: node) == "NSNull" {
                 property = nil
             } else {
-                property = try Self.strings(node, key, archive, owner)
+                property = try value(node, key, archive)
             }
             return
         }
