@@ -23,11 +23,8 @@ struct StringListReadTests {
     /// A root `StringListSample` (entry 3) with `fields`; entry 4 is an `NSArray` of "a" and "b", entry 5 an
     /// `NSMutableString` of "m", entry 6 an `NSNull`.
     static func archive(_ fields: [String: ArchiveValue]) -> [UInt8] {
-        func descriptor(_ name: String) -> ArchiveValue {
-            .dictionary(["$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")])])
-        }
-        var sample = fields
-        sample["$class"] = .uid(ArchiveUID(1))
+        func descriptor(_ name: String) -> ArchiveValue { ArchiveClass(name: name, chain: [name, "NSObject"]).descriptor }
+        let sample = fields.merging(["$class": .uid(ArchiveUID(1))]) { field, _ in field }
         let objects: [ArchiveValue] = [
             .string("$null"), descriptor("Sample"), descriptor("NSArray"),
             .dictionary(.init(uniqueKeysWithValues: sample.sorted { $0.key < $1.key })),
