@@ -274,7 +274,8 @@ import Darwin
     /// touch recorded, else looked up (``entry(of:key:hint:)``).
     @inlinable @inline(__always)
     package func classReference(of object: Int, hint: inout KeyHint) -> Int? {
-        if let slot = recordedClassSlot(object) { return ref(object, Int(validated(object).count) + slot) }
+        let record = validated(object)
+        if let slot = ClassKeySlot.slot(of: record) { return ref(object, Int(record.count) + slot) }
         return entry(of: object, key: ArchiveKey.class, hint: &hint)
     }
 

@@ -38,7 +38,7 @@ struct StringListReadTests {
 
     static func decode<T: Decodable>(_ type: T.Type, _ bytes: [UInt8]) throws -> T {
         var decoder = KeyedArchiveDecoder()
-        decoder.setClass(T.self as! any Decodable.Type, forClassName: "Sample")
+        decoder.setClass(T.self, forClassName: "Sample")
         return try decoder.decode(T.self, from: bytes)
     }
 

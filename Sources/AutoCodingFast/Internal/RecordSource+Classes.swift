@@ -46,7 +46,7 @@ extension RecordSource {
     func checkEntry(_ object: Int, uid: Int) throws(ArchiveError) -> Int? {
         let entry = try record(object)
         guard entry.kind == .dictionary else { return nil }
-        var classRef: Int?
+        let classRef: Int?
         if let slot = recordedClassSlot(object) {
             // Validating the dictionary found `$class` there and no `$classname`: the two lookups, answered.
             classRef = ref(object, Int(entry.count) + slot)
