@@ -318,11 +318,8 @@ final class EncodingContext {
         throws -> ArchiveValue
     {
         let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
-        if mayBeAutoCodingObject(value), let object = value as? any AutoCodingObject {
-            try checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
-            try object.autoCodingWillEncode(to: encoder)
-            try value.encode(to: encoder)
-            try object.autoCodingDidEncode(to: encoder)
+        if let model = autoCodingModel(of: value) {
+            try model.encodeWithHooks(value, to: encoder, context: self, codingPathNode: codingPathNode)
         } else {
             try value.encode(to: encoder)
         }
@@ -383,16 +380,20 @@ final class EncodingContext {
         spareKeyedStorage = storage
     }
 
-    /// Types known not to be ``AutoCodingObject``s: the cast to find out costs a conformance lookup per object.
-    @exclusivity(unchecked) private var plainTypes: [ObjectIdentifier] = []
+    /// The types of the instances encoded so far, each with its ``AutoCodingObject`` metatype or nil (a plain
+    /// `Codable` type): a cast to the protocol costs a conformance lookup (about 800 instructions, through the
+    /// runtime's cache), twice per object before the answer was kept.
+    @exclusivity(unchecked) private var instanceTypes: [(type: ObjectIdentifier, model: (any AutoCodingObject.Type)?)] = []
 
-    /// False when `value`'s type is known not to be an ``AutoCodingObject`` (the answer is remembered per type).
-    private func mayBeAutoCodingObject(_ value: any Encodable) -> Bool {
-        let type = ObjectIdentifier(Swift.type(of: value))
-        if plainTypes.contains(type) { return false }
-        if value is any AutoCodingObject { return true }
-        if plainTypes.count < 16 { plainTypes.append(type) }
-        return false
+    /// `value`'s type as an ``AutoCodingObject`` type, or nil; remembered for the first 16 types met (an
+    /// archive has few classes; the rest are looked up each time).
+    private func autoCodingModel(of value: any Encodable) -> (any AutoCodingObject.Type)? {
+        let type = Swift.type(of: value)
+        let id = ObjectIdentifier(type)
+        for known in instanceTypes where known.type == id { return known.model }
+        let model = type as? any AutoCodingObject.Type
+        if instanceTypes.count < 16 { instanceTypes.append((id, model)) }
+        return model
     }
 
     /// The `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``.
@@ -400,7 +401,7 @@ final class EncodingContext {
 
     /// Refuses an object of a subclass that has stored properties of its own but no `@AutoCoding` (it inherits
     /// its superclass's table, so they would be silently left out), naming the property. Once per class.
-    private func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
+    func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
         let id = ObjectIdentifier(Swift.type(of: object))
         if coveredTypes.contains(id) { return }
         var mirror: Mirror? = Mirror(reflecting: object)

@@ -6,7 +6,12 @@ import AutoCodingFast
 /// without a coding-path node, and no `KeyedDecodingContainer` box (whose generic calls cost a runtime metadata
 /// lookup per property). Over any other `Decoder` it is a `KeyedDecodingContainer<AutoCodingKey>`.
 public struct AutoCodingReader {
-    private let archive: _ArchiveDecoder?
+    /// Over this package's decoder, its context, the object's node and its path, held apart rather than as the
+    /// decoder: a copy of the decoder (its context and path) per field read was an outlined call and its
+    /// reference counting, which the optimizer cannot remove; a plain class reference it can.
+    private let context: DecodingContext?
+    private let node: DecodingContext.Node
+    private let codingPathNode: CodingPathNode
     private let container: KeyedDecodingContainer<AutoCodingKey>?
     /// Where the keys of the object's class are (over this package's decoder).
     private let slots: ArchiveKeySlots?
@@ -15,11 +20,15 @@ public struct AutoCodingReader {
     public init(_ decoder: any Decoder) throws {
         if let archive = _ArchiveDecoder.opened(decoder) {
             try archive.checkKeyedObject()
-            self.archive = archive
+            context = archive.context
+            node = archive.node
+            codingPathNode = archive.codingPathNode
             container = nil
             slots = archive.context.keySlots(of: archive.node)
         } else {
-            archive = nil
+            context = nil
+            node = .null
+            codingPathNode = .root
             slots = nil
             container = try decoder.container(keyedBy: AutoCodingKey.self)
         }
@@ -27,17 +36,16 @@ public struct AutoCodingReader {
 
     /// Reads the first of `keys` present into `property`; leaves it unchanged when none is.
     func read<T: Decodable>(_ property: inout T, keys: [String], in owner: Any.Type) throws {
-        guard let archive else {
+        guard let context else {
             guard let container, let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
             try Self.describing(owner, key.stringValue) { property = try container.decode(T.self, forKey: key) }
             return
         }
-        let context = archive.context
         for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            guard let object = context.field(key, of: node, slots: slots) else { continue }
             try Self.describing(owner, key) {
                 property = try context.decodeChild(
-                    T.self, node: try context.resolve(object), key: ArchiveCodingKey(key), below: archive.codingPathNode)
+                    T.self, node: try context.resolve(object), key: ArchiveCodingKey(key), below: codingPathNode)
             }
             return
         }
@@ -47,16 +55,15 @@ public struct AutoCodingReader {
     /// into an `ArchivedValue?`, which reads them as the archived value, and into a `T??`, which reads them as
     /// `.some(nil)`).
     func read<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type) throws {
-        guard let archive else {
+        guard let context else {
             guard let container, let key = keys.lazy.map(AutoCodingKey.init).first(where: container.contains) else { return }
             try Self.describing(owner, key.stringValue) {
                 property = try container.decodeNil(forKey: key) ? nil : container.decode(T.self, forKey: key)
             }
             return
         }
-        let context = archive.context
         for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            guard let object = context.field(key, of: node, slots: slots) else { continue }
             let node = try context.resolve(object)
             // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
             // is for an absent key, so both re-encode as read.
@@ -65,7 +72,7 @@ public struct AutoCodingReader {
                 return
             }
             try Self.describing(owner, key) {
-                property = try context.decodeChild(T.self, node: node, key: ArchiveCodingKey(key), below: archive.codingPathNode)
+                property = try context.decodeChild(T.self, node: node, key: ArchiveCodingKey(key), below: codingPathNode)
             }
             return
         }
@@ -80,25 +87,25 @@ public struct AutoCodingReader {
     /// other decoders than this package's take the generic way.
     @inline(__always)
     func readScalar<T: Decodable>(_ property: inout T, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
-        try readField(&property, keys: keys, in: owner) { try Self.scalar(read, $0, $1, $2, owner) }
+        try readField(&property, keys: keys, in: owner) { try scalar(read, $0, $1, $2, owner) }
     }
 
     /// Reads an optional property of a scalar type with `read` (see ``readScalar(_:keys:in:_:)``): `$null` and
     /// `NSNull` read as nil.
     @inline(__always)
     func readScalar<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
-        try readField(&property, keys: keys, in: owner) { try Self.scalar(read, $0, $1, $2, owner) }
+        try readField(&property, keys: keys, in: owner) { try scalar(read, $0, $1, $2, owner) }
     }
 
     /// Reads a `[String]` property (``FoundationValues/strings(_:_:key:_:)``) with the values and errors of
     /// ``read(_:keys:in:)``, as ``readScalar(_:keys:in:_:)`` reads a scalar.
     func readStrings(_ property: inout [String], keys: [String], in owner: Any.Type) throws {
-        try readField(&property, keys: keys, in: owner) { try Self.strings($0, $1, $2, owner) }
+        try readField(&property, keys: keys, in: owner) { try strings($0, $1, $2, owner) }
     }
 
     /// Reads an optional `[String]` property (see ``readStrings(_:keys:in:)``): `$null` and `NSNull` read as nil.
     func readStrings(_ property: inout [String]?, keys: [String], in owner: Any.Type) throws {
-        try readField(&property, keys: keys, in: owner) { try Self.strings($0, $1, $2, owner) }
+        try readField(&property, keys: keys, in: owner) { try strings($0, $1, $2, owner) }
     }
 
     /// Reads the first of `keys` present with `value` (given the field's node and key), as ``read(_:keys:in:)``
@@ -107,13 +114,12 @@ public struct AutoCodingReader {
     @inline(__always)
     private func readField<T: Decodable>(
         _ property: inout T, keys: [String], in owner: Any.Type,
-        _ value: (DecodingContext.Node, String, _ArchiveDecoder) throws -> T
+        _ value: (DecodingContext.Node, String, DecodingContext) throws -> T
     ) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
-        let context = archive.context
+        guard let context, context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
         for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
-            property = try value(context.resolve(object), key, archive)
+            guard let object = context.field(key, of: node, slots: slots) else { continue }
+            property = try value(context.resolve(object), key, context)
             return
         }
     }
@@ -122,44 +128,43 @@ public struct AutoCodingReader {
     @inline(__always)
     private func readField<T: Decodable>(
         _ property: inout T?, keys: [String], in owner: Any.Type,
-        _ value: (DecodingContext.Node, String, _ArchiveDecoder) throws -> T
+        _ value: (DecodingContext.Node, String, DecodingContext) throws -> T
     ) throws {
-        guard let archive, archive.context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
-        let context = archive.context
+        guard let context, context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
         for key in keys {
-            guard let object = context.field(key, of: archive.node, slots: slots) else { continue }
+            guard let object = context.field(key, of: node, slots: slots) else { continue }
             let node = try context.resolve(object)
             if try node.isNull || context.className(of: node) == "NSNull" {
                 property = nil
             } else {
-                property = try value(node, key, archive)
+                property = try value(node, key, context)
             }
             return
         }
     }
 
     /// The strings of the list at `node`, naming the key and the owner of an error as ``scalar(_:_:_:_:_:)`` does.
-    private static func strings(_ node: DecodingContext.Node, _ key: String, _ archive: _ArchiveDecoder,
-                                _ owner: Any.Type) throws -> [String]
+    private func strings(_ node: DecodingContext.Node, _ key: String, _ context: DecodingContext,
+                         _ owner: Any.Type) throws -> [String]
     {
         do {
-            return try FoundationValues.strings(node, archive.context, key: key, archive.codingPathNode)
+            return try FoundationValues.strings(node, context, key: key, codingPathNode)
         } catch let error as DecodingError {
             throw AutoCodingSupport.describe(
-                error.prefixingKey(ArchiveCodingKey(key), below: archive.codingPathNode), owner: owner, key: key)
+                error.prefixingKey(ArchiveCodingKey(key), below: codingPathNode), owner: owner, key: key)
         }
     }
 
     /// Reads the scalar at `node`, naming the key (in the path) and the owner (in the description) of an error.
     @inline(__always)
-    private static func scalar<T>(_ read: ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,
-                                  _ archive: _ArchiveDecoder, _ owner: Any.Type) throws -> T
+    private func scalar<T>(_ read: ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,
+                           _ context: DecodingContext, _ owner: Any.Type) throws -> T
     {
         do {
-            return try read(node, archive.context, archive.codingPathNode)
+            return try read(node, context, codingPathNode)
         } catch let error as DecodingError {
             throw AutoCodingSupport.describe(
-                error.prefixingKey(ArchiveCodingKey(key), below: archive.codingPathNode), owner: owner, key: key)
+                error.prefixingKey(ArchiveCodingKey(key), below: codingPathNode), owner: owner, key: key)
         }
     }
 
@@ -168,7 +173,7 @@ public struct AutoCodingReader {
         var value: T?
         try read(&value, keys: keys, in: owner)
         guard let value else {
-            let path = archive.map { $0.codingPathNode.path } ?? container?.codingPath ?? []
+            let path = context != nil ? codingPathNode.path : container?.codingPath ?? []
             throw DecodingError.keyNotFound(
                 AutoCodingKey(keys[0]), .init(codingPath: path, debugDescription: "\(owner).\(keys[0]) is missing"))
         }
