@@ -24,7 +24,7 @@ package struct ArchiveObjectTable {
     private var keys: [String] = []
     private var values: [ArchiveValue] = []
     /// The entries of the strings appended by ``appendUniqued(_:)``, found by the string's own bits.
-    private var stringEntries = StringNumbers()
+    private var stringEntries = ValueNumbers()
 
     /// An empty table but for entry 0, `$null`.
     package init() {}

@@ -203,6 +203,19 @@ struct BPlistWriterTests {
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
 
+    /// Integers, reals and dates share one uniquing table keyed by their 64 bits: the same bits in three kinds are
+    /// three objects, and each repeat is one, past the table's growths.
+    @Test func scalarsWithTheSameBitsInThreeKindsAreThreeObjectsEach() throws {
+        let distinct = (0..<3000).flatMap { i -> [ArchiveValue] in
+            let real = Double(i) + 0.5
+            return [.integer(Int64(bitPattern: real.bitPattern)), .real(real), Self.date(real)]
+        }
+        let value = ArchiveValue.array(distinct + distinct.reversed())
+        let bytes = value.binaryPropertyList()
+        #expect(try BPlistTrailer(bytes).objectCount == 1 + distinct.count)
+        #expect(try ArchiveValue(propertyList: bytes) == value)
+    }
+
     // MARK: Encodings
 
     @Test(

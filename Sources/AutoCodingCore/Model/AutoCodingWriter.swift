@@ -24,7 +24,7 @@ public struct AutoCodingWriter {
     }
 
     /// Writes a property, as `encode(_:forKey:)` would.
-    mutating func write<T: Encodable>(_ value: T, key: String) throws {
+    func write<T: Encodable>(_ value: T, key: String) throws {
         guard let archive, let storage else {
             try fallback?.container.encode(value, forKey: AutoCodingKey(key))
             return
@@ -33,7 +33,7 @@ public struct AutoCodingWriter {
     }
 
     /// Writes `$null`, as `encodeNil(forKey:)` would.
-    mutating func writeNil(key: String) throws {
+    func writeNil(key: String) throws {
         guard let storage else {
             try fallback?.container.encodeNil(forKey: AutoCodingKey(key))
             return
@@ -43,7 +43,7 @@ public struct AutoCodingWriter {
 
     /// Writes a property in the forms of its ``ArchiveAs(_:)`` attribute. Other encoders than this package's get
     /// the plain value.
-    mutating func write<T: Encodable>(_ value: T, key: String, as forms: [ArchiveForm]) throws {
+    func write<T: Encodable>(_ value: T, key: String, as forms: [ArchiveForm]) throws {
         guard let archive, let storage else {
             // Other coders cannot tell whether the object is written elsewhere: they leave a conditional reference
             // out (through them, a back reference would lead round its cycle for ever).

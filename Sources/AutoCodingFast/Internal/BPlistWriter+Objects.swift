@@ -3,7 +3,7 @@ extension BPlistWriter {
     /// the writer's `texts` or `blobs`, so the writer's largest table is copied and freed without reference
     /// counting (a `Flat` that held its `ArchiveValue` cost a retain and a release per object at each copy and
     /// an element-wise destroy at the end, 8 % of a W1 encode).
-    enum Flat {
+    enum Flat: Equatable {
         /// Written in 1, 2, 4 or 8 bytes; 8 when negative.
         case integer(Int64)
         /// Above `Int64.max`: written as a 16-byte integer.

@@ -19,11 +19,10 @@ struct BPlistWriter {
     private var blobs: [[UInt8]] = []
     // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
     // canonically equivalent strings with different code points (Swift's String `==` would merge them).
-    private var strings = StringNumbers()
-    private var integers: [Int64: Int] = [:]
-    private var largeIntegers: [UInt64: Int] = [:]
-    private var reals: [UInt64: Int] = [:]
-    private var dates: [UInt64: Int] = [:]
+    private var strings = ValueNumbers()
+    /// Integers, reals (by bit pattern) and dates, by their kind and 64 bits: one table, a candidate matched with
+    /// its kind (where `[Int64: Int]` and three more dictionaries hashed every scalar with SipHash).
+    private var scalars = ValueNumbers()
     private var datas: [[UInt8]: Int] = [:]
     /// UIDs are usually small and dense: object numbers by UID value, -1 when not yet written. A UID far
     /// beyond the objects written so far (a value tree is not validated) goes to `sparseUIDs` instead, so a
@@ -325,18 +324,12 @@ struct BPlistWriter {
             return flattenInteger(v)
         case .unsignedInteger(let v):
             if let signed = Int64(exactly: v) { return flattenInteger(signed) }
-            if let existing = largeIntegers[v] { return existing }
-            largeIntegers[v] = objects.count
-            return append(.largeInteger(v), size: 17)
+            return flattenBits(.largeInteger(v), bits: v, size: 17)
         case .real(let d):
-            if let existing = reals[d.bitPattern] { return existing }
-            reals[d.bitPattern] = objects.count
-            return append(.real(d.bitPattern), size: 9)
+            return flattenBits(.real(d.bitPattern), bits: d.bitPattern, size: 9)
         case .date(let d):
-            let key = d.timeIntervalSinceReferenceDate.bitPattern
-            if let existing = dates[key] { return existing }
-            dates[key] = objects.count
-            return append(.date(key), size: 9)
+            let bits = d.timeIntervalSinceReferenceDate.bitPattern
+            return flattenBits(.date(bits), bits: bits, size: 9)
         case .bool(let b):
             let slot = b ? 1 : 0
             if booleans[slot] >= 0 { return booleans[slot] }
@@ -367,9 +360,16 @@ struct BPlistWriter {
     }
 
     private mutating func flattenInteger(_ v: Int64) -> Int {
-        if let existing = integers[v] { return existing }
-        integers[v] = objects.count
-        return append(.integer(v), size: 1 + (v < 0 ? 8 : Self.intWidth(UInt64(v))))
+        flattenBits(.integer(v), bits: UInt64(bitPattern: v), size: 1 + (v < 0 ? 8 : Self.intWidth(UInt64(v))))
+    }
+
+    /// Numbers scalar `object` of `size` bytes, whose 64 bits are `bits`, once per kind and bits (``scalars``).
+    private mutating func flattenBits(_ object: Flat, bits: UInt64, size: Int) -> Int {
+        let number = objects.count
+        let existing = withUnsafeBytes(of: bits) { key in
+            scalars.number(of: key, orAdd: number) { objects[$0] == object }
+        }
+        return existing != number ? existing : append(object, size: size)
     }
 
     /// Numbers a scalar object of `size` bytes.

@@ -1,6 +1,7 @@
-/// A string uniquing table: numbers of strings, found by a hash of bytes the caller chooses. The writer hashes a
-/// string's UTF-8 bytes (equal bytes, one object); the encoders' table hashes the string value's own bits (the same
-/// string, one entry: ``ArchiveObjectTable/appendUniqued(_:)``).
+/// A uniquing table: numbers of values, found by a hash of bytes the caller chooses. The writer hashes a string's
+/// UTF-8 bytes (equal bytes, one object) and a scalar's 64 bits (integers, reals and dates, in a second table); the
+/// encoders' table hashes the string value's own bits (the same string, one entry:
+/// ``ArchiveObjectTable/appendUniqued(_:)``).
 ///
 /// Open addressing over the bytes, where `[String: Int]` hashed each string through `String.hash(into:)` and
 /// compared candidates with `==` (canonical equivalence, which the writer must not merge, so it compared bytes
@@ -13,7 +14,7 @@
 /// keyed archive reserves room for half its entries as strings (W1 has about that many): sized for every entry, the
 /// table was half a gigabyte for 13 million, written whole before the first string, and grown from nothing, it
 /// allocated a dozen times for 10,000 strings. Object numbers are below 2³² (see `BPlistWriter.References`).
-struct StringNumbers {
+struct ValueNumbers {
     /// By slot: the number in the high half (all ones for an empty slot), the low half of the hash of the string
     /// there in the low half, compared before its bytes; the slot follows from it, so growing needs no string.
     private var slots: [UInt64] = []
@@ -72,8 +73,8 @@ struct StringNumbers {
     private static let k1: UInt64 = 0xE703_7ED1_A0B4_28DB
     /// The seeded multipliers, odd so that no product is zero for want of one; copied into each table, as a
     /// global `let` costs a `swift_once` check at every read.
-    private let m0 = (StringNumbers.seed ^ StringNumbers.k0) | 1
-    private let m1 = (StringNumbers.seed ^ StringNumbers.k1) | 1
+    private let m0 = (ValueNumbers.seed ^ ValueNumbers.k0) | 1
+    private let m1 = (ValueNumbers.seed ^ ValueNumbers.k1) | 1
 
     /// The 128-bit product of `a` and `b`, folded to 64 bits: each output bit depends on every input bit.
     @inline(__always)

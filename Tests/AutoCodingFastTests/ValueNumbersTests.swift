@@ -2,13 +2,13 @@ import Testing
 
 @testable import AutoCodingFast
 
-/// The writer's string table: one number per distinct byte sequence.
-@Suite("String numbers")
-struct StringNumbersTests {
+/// The writer's uniquing table, as it numbers strings: one number per distinct byte sequence.
+@Suite("Value numbers")
+struct ValueNumbersTests {
     /// Numbers `strings` in order, as the writer does (a new string gets the next number), and returns the number
     /// each got.
     static func number(_ strings: [String]) -> [Int] {
-        var table = StringNumbers()
+        var table = ValueNumbers()
         var stored: [String] = []
         return strings.map { string in
             var bytes = string
