@@ -383,7 +383,8 @@ final class EncodingContext {
     /// The types of the instances encoded so far, each with its ``AutoCodingObject`` metatype or nil (a plain
     /// `Codable` type): a cast to the protocol costs a conformance lookup (about 800 instructions, through the
     /// runtime's cache), twice per object before the answer was kept.
-    @exclusivity(unchecked) private var instanceTypes: [(type: ObjectIdentifier, model: (any AutoCodingObject.Type)?)] = []
+    @exclusivity(unchecked)
+    private var instanceTypes: [(type: ObjectIdentifier, model: (any AutoCodingObject.Type)?)] = []
 
     /// `value`'s type as an ``AutoCodingObject`` type, or nil; remembered for the first 16 types met (an
     /// archive has few classes; the rest are looked up each time).

@@ -64,15 +64,16 @@ public struct AutoCodingReader {
         }
         for key in keys {
             guard let object = context.field(key, of: node, slots: slots) else { continue }
-            let node = try context.resolve(object)
+            let field = try context.resolve(object)
             // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
             // is for an absent key, so both re-encode as read.
-            if T.self != ArchivedValue.self, try node.isNull || context.className(of: node) == "NSNull" {
+            if T.self != ArchivedValue.self, try field.isNull || context.className(of: field) == "NSNull" {
                 property = (T.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? T }
                 return
             }
             try Self.describing(owner, key) {
-                property = try context.decodeChild(T.self, node: node, key: ArchiveCodingKey(key), below: codingPathNode)
+                property = try context.decodeChild(
+                    T.self, node: field, key: ArchiveCodingKey(key), below: codingPathNode)
             }
             return
         }
@@ -133,11 +134,11 @@ public struct AutoCodingReader {
         guard let context, context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
         for key in keys {
             guard let object = context.field(key, of: node, slots: slots) else { continue }
-            let node = try context.resolve(object)
-            if try node.isNull || context.className(of: node) == "NSNull" {
+            let field = try context.resolve(object)
+            if try field.isNull || context.className(of: field) == "NSNull" {
                 property = nil
             } else {
-                property = try value(node, key, context)
+                property = try value(field, key, context)
             }
             return
         }
