@@ -451,6 +451,16 @@ final class ParityHookChild: ParityHookBase {
     override func autoCodingDidDecode(from decoder: any Decoder) throws { decoded = true }
 }
 
+/// Declares an encode hook only in the subclass: it runs when the object is written as its base class (the
+/// encoder finds the hooks through the object's own type, not through the declared one).
+@AutoCoding
+final class ParityEncodeHookChild: ParityHookBase {
+    override func autoCodingDidEncode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AutoCodingKey.self)
+        try container.encode(true, forKey: AutoCodingKey("hooked"))
+    }
+}
+
 @AutoCoding
 final class ParityNSObjectModel: NSObject {
     var name = ""
@@ -477,6 +487,17 @@ struct GeneratedCodeYieldsTests {
         let back = try KeyedArchiveDecoder().decode(ParityHookChild.self, from: KeyedArchiver.archivedData(withRootObject: child))
         #expect(back.decoded)
         #expect(back.value == 3 && back.extra == "x")
+    }
+
+    @Test func aSubclassEncodeHookRunsForAnObjectHeldAsItsBaseClass() throws {
+        let list: [ParityHookBase] = [ParityEncodeHookChild(), ParityHookBase(), ParityEncodeHookChild()]
+        let graph = try ArchiveGraph(bytes: [UInt8](KeyedArchiveEncoder().encode(list)))
+        guard case .array(let elements)? = graph.root?.object?.fields["NS.objects"] else {
+            Issue.record("expected an NSArray root, read \(String(describing: graph.root))")
+            return
+        }
+        let hooked = elements.map { $0.object?.fields["hooked"] != nil }
+        #expect(hooked == [true, false, true])
     }
 
     @Test func anNSObjectSubclassWritesApplesChainAndComparesItsProperties() throws {
