@@ -17,8 +17,8 @@ struct BPlistWriter {
     /// The strings and data the objects name by index.
     private var texts: [String] = []
     private var blobs: [[UInt8]] = []
-    // Uniquing tables, one per kind, keyed by exact bits and bytes: 0.0 and -0.0 stay distinct, and so do
-    // canonically equivalent strings with different code points (Swift's String `==` would merge them).
+    // Uniquing tables (strings, scalars, data, UIDs) keyed by exact bits and bytes: 0.0 and -0.0 stay distinct,
+    // and so do canonically equivalent strings with different code points (Swift's String `==` would merge them).
     private var strings = ValueNumbers()
     /// Integers, reals (by bit pattern) and dates, by their kind and 64 bits: one table, a candidate matched with
     /// its kind (where `[Int64: Int]` and three more dictionaries hashed every scalar with SipHash).

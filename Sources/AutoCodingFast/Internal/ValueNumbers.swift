@@ -7,29 +7,29 @@
 /// compared candidates with `==` (canonical equivalence, which the writer must not merge, so it compared bytes
 /// again): 11 % of a W1 encode. The hash is seeded per process (from `Hasher`, itself seeded at random), so the
 /// probe sequences of a given set of strings differ from run to run: input chosen to collide in one process
-/// collides by chance in another. The table holds numbers only; the strings are the writer's objects, which
+/// collides by chance in another. The table holds numbers only; the values are the writer's objects, which
 /// `matches` compares.
 ///
-/// Eight bytes a slot, one array (one allocation per growth): a number and the low half of its string's hash. A
+/// Eight bytes a slot, one array (one allocation per growth): a number and the low half of its value's hash. A
 /// keyed archive reserves room for half its entries as strings (W1 has about that many): sized for every entry, the
 /// table was half a gigabyte for 13 million, written whole before the first string, and grown from nothing, it
 /// allocated a dozen times for 10,000 strings. Object numbers are below 2³² (see `BPlistWriter.References`).
 struct ValueNumbers {
-    /// By slot: the number in the high half (all ones for an empty slot), the low half of the hash of the string
-    /// there in the low half, compared before its bytes; the slot follows from it, so growing needs no string.
+    /// By slot: the number in the high half (all ones for an empty slot), the low half of the hash of the value
+    /// there in the low half, compared before its bytes; the slot follows from it, so growing needs no value.
     private var slots: [UInt64] = []
     private var mask = -1
     private var count = 0
     private static let empty = UInt64.max
 
-    /// Room for `capacity` strings without growing.
+    /// Room for `capacity` values without growing.
     mutating func reserve(_ capacity: Int) {
         var size = 1024
         while size < 2 * capacity { size <<= 1 }
         if size > slots.count { rehash(size) }
     }
 
-    /// The number of the string whose bytes are `bytes`, when one was added; else adds `number` for them and
+    /// The number of the value whose bytes are `bytes`, when one was added; else adds `number` for them and
     /// returns it. `matches(n)` says whether object `n` has exactly `bytes`.
     mutating func number(
         of bytes: UnsafeRawBufferPointer, orAdd number: Int, matches: (Int) -> Bool
