@@ -8,10 +8,11 @@ import OrderedCollections
 /// The `$objects` table of an archive being written, kept flat: the encoders append to it, and the writer
 /// numbers its objects straight from it (``binaryPlist(archiver:top:)``), with no value tree in between.
 ///
-/// An instance entry is a class UID and a range of two shared field arrays (keys and values); its `$class`
+/// An instance entry is a class UID and a range of two shared field buffers (keys and values); its `$class`
 /// field is implied, written after the others. Any other entry (a string, a number, a value built whole) is
-/// an ``ArchiveValue``. ``materialized`` gives the same table as plain values, for ``KeyedArchive``.
-package struct ArchiveObjectTable {
+/// an ``ArchiveValue``. ``materialized`` gives the same table as plain values, for ``KeyedArchive``. Noncopyable:
+/// the field buffers are its own (``MovableBuffer``).
+package struct ArchiveObjectTable: ~Copyable {
     /// One `$objects` entry.
     package enum Entry {
         /// An entry stored as it is written.
@@ -21,8 +22,8 @@ package struct ArchiveObjectTable {
     }
 
     package private(set) var entries: [Entry] = [.value(.string(ArchiveKey.null))]
-    private var keys: [String] = []
-    private var values: [ArchiveValue] = []
+    private var keys = MovableBuffer<String>()
+    private var values = MovableBuffer<ArchiveValue>()
     /// The entries of the strings appended by ``appendUniqued(_:)``, found by the string's own bits.
     private var stringEntries = ValueNumbers()
 
@@ -83,8 +84,21 @@ package struct ArchiveObjectTable {
             return
         }
         entries[uid.index] = .instance(classUID: classUID, start: self.keys.count, count: keys.count)
-        self.keys.append(contentsOf: keys)
-        self.values.append(contentsOf: values)
+        for key in keys { self.keys.append(key) }
+        for value in values { self.values.append(value) }
+    }
+
+    /// Makes an entry an instance of the class at `classUID` with the fields of `fields`, moved out of it (no
+    /// copy of each key and value, and none destroyed): the list is left empty, with its storage.
+    package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList) {
+        if fields.containsClassKey {
+            let dictionary = fields.dictionary
+            fields.removeAll()
+            return setInstance(
+                uid, classUID: classUID, keys: Array(dictionary.keys), values: Array(dictionary.values))
+        }
+        entries[uid.index] = .instance(classUID: classUID, start: keys.count, count: fields.count)
+        fields.take(into: &keys, &values)
     }
 
     /// Makes an entry an instance of the class at `classUID` with one field.
@@ -113,8 +127,8 @@ package struct ArchiveObjectTable {
     package mutating func setField(_ uid: ArchiveUID, _ key: String, to value: ArchiveValue) -> Bool {
         switch entries[uid.index] {
         case .instance(_, let start, let count):
-            let fields = keys[start..<start + count]
-            guard let i = fields.firstIndex(where: { StringBytes.equal($0, key) }) else { return false }
+            let fields = start..<start + count
+            guard let i = fields.first(where: { StringBytes.equal(keys[$0], key) }) else { return false }
             values[i] = value
         case .value(.dictionary(var fields)) where fields[key] != nil:
             fields[key] = value
@@ -126,7 +140,7 @@ package struct ArchiveObjectTable {
     }
 
     /// The whole table as plain values.
-    package var materialized: [ArchiveValue] { entries.map(value(of:)) }
+    package var materialized: [ArchiveValue] { entries.map { value(of: $0) } }
 
     private func value(of entry: Entry) -> ArchiveValue {
         switch entry {
@@ -163,5 +177,5 @@ package struct ArchiveObjectTable {
     }
 
     /// Whether `key` is `$class` (its length first: nearly no key has six bytes and a `$`).
-    private static func isClassKey(_ key: String) -> Bool { key.utf8.count == 6 && key == ArchiveKey.class }
+    static func isClassKey(_ key: String) -> Bool { key.utf8.count == 6 && key == ArchiveKey.class }
 }

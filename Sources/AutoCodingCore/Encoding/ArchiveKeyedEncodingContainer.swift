@@ -30,7 +30,12 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(InlineScalar.integer(value), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        set(try encoder.context.fieldValue(value) { codingPathNode.appending(ArchiveCodingKey(key)) }, key)
+        // The context read as a guaranteed reference (`encoder` owns it): loaded from the encoder and passed on,
+        // it was retained and released around every field.
+        let field = try Unmanaged.passUnretained(encoder.context)._withUnsafeGuaranteedRef { context in
+            try context.fieldValue(value) { codingPathNode.appending(ArchiveCodingKey(key)) }
+        }
+        set(field, key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)

@@ -109,64 +109,14 @@ final class ArchiveTableBuilder {
         table.setInstance(uid, classUID: classUID, keys: fields.keys.elements, values: fields.values.elements)
     }
 
-    /// Fills a reserved entry with an instance whose fields were written into `fields`.
-    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, _ fields: FieldList) {
-        table.setInstance(uid, classUID: classUID, keys: fields.keys, values: fields.values)
+    /// Fills a reserved entry with an instance whose fields were written into `fields`, taking them (the list is
+    /// left empty, with its storage).
+    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList) {
+        table.setInstance(uid, classUID: classUID, taking: &fields)
     }
 
     /// Fills a reserved entry with an instance of distinct `keys` and their `values`.
     func fillInstance(_ uid: ArchiveUID, _ archiveClass: ArchiveClass, keys: [String], values: [ArchiveValue]) {
         table.setInstance(uid, classUID: classUID(archiveClass), keys: keys, values: values)
     }
-}
-
-/// An object's fields while it is being encoded, in the order first written: a later write to a key replaces
-/// its value in place, as `NSKeyedArchiver` and a dictionary do. Kept as two arrays searched linearly (an object
-/// has a few fields): cheaper than a hashed dictionary per object. Keys are the same key when their bytes are
-/// (`StringBytes`), as `NSString` keys are: two canonically equivalent keys are two fields.
-struct FieldList {
-    private(set) var keys: [String] = []
-    private(set) var values: [ArchiveValue] = []
-    private static let initialCapacity = 12
-
-    /// The value written for `key`; setting nil removes the field.
-    subscript(key: String) -> ArchiveValue? {
-        get { index(of: key).map { values[$0] } }
-        set {
-            if let i = index(of: key) {
-                if let newValue {
-                    values[i] = newValue
-                } else {
-                    keys.remove(at: i)
-                    values.remove(at: i)
-                }
-            } else if let newValue {
-                if keys.capacity == 0 {
-                    // Most objects have a few fields: one allocation for them, not one per doubling.
-                    keys.reserveCapacity(Self.initialCapacity)
-                    values.reserveCapacity(Self.initialCapacity)
-                }
-                keys.append(key)
-                values.append(newValue)
-            }
-        }
-    }
-
-    /// Equal bytes, tested cheapest first: the UTF-8 length (read from the string's header), then `==` (whose
-    /// small-string path beats a byte comparison: that alone cost 6 % of a W1 encode; canonical equivalence is
-    /// coarser than equal bytes), then the bytes. Most keys compared are distinct, and `==` on two distinct small
-    /// strings is a call into the runtime's comparison.
-    private func index(of key: String) -> Int? {
-        let length = key.utf8.count
-        return keys.firstIndex { $0.utf8.count == length && $0 == key && StringBytes.equal($0, key) }
-    }
-
-    /// Empties the list, keeping its storage for the next object's fields.
-    mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
-    }
-
-    /// The fields as a dictionary, for a container nested in place.
-    var dictionary: OrderedDictionary<String, ArchiveValue> { OrderedDictionary(uniqueKeys: keys, values: values) }
 }

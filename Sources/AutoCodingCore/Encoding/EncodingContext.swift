@@ -289,7 +289,8 @@ final class EncodingContext {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)
                 let archiveClass = next.object.classForKeyedArchiver ?? archiveClass(for: Swift.type(of: next.object))
-                builder.fillInstance(next.uid, classUID: builder.classUID(archiveClass), coder.storage.finish())
+                coder.storage.finish()
+                builder.fillInstance(next.uid, classUID: builder.classUID(archiveClass), taking: &coder.storage.fields)
             } else if !graph.isDone {
                 graph.drain()
             } else {
@@ -331,7 +332,8 @@ final class EncodingContext {
             return .uid(uid)
         case .keyed(var storage):
             let uid = reserved ?? builder.reserve()
-            builder.fillInstance(uid, classUID: classUID(), storage.finish())
+            storage.finish()
+            builder.fillInstance(uid, classUID: classUID(), taking: &storage.fields)
             if !conditionalStorages.isEmpty,
                 let waiting = conditionalStorages.removeValue(forKey: ObjectIdentifier(storage))
             {

@@ -126,7 +126,7 @@ public final class KeyedArchiver {
         if let finishedTop { return finishedTop }
         try context.drain()
         context.resolveConditionals()
-        let top = storage.finish().dictionary
+        let top = storage.finishedDictionary()
         finishedTop = top
         return top
     }

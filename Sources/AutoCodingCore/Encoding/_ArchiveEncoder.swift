@@ -71,7 +71,7 @@ final class _ArchiveEncoder: Encoder {
     func finish() -> ArchiveValue {
         switch storage {
         case .none: return .dictionary([:])
-        case .keyed(let s): return .dictionary(s.finish().dictionary)
+        case .keyed(let s): return .dictionary(s.finishedDictionary())
         case .unkeyed(let s): return s.finish()
         case .single(let v): return v
         }
@@ -83,13 +83,19 @@ final class _ArchiveEncoder: Encoder {
 /// Confined to one encode on one thread: its variables skip the runtime's exclusivity checks, which cost more
 /// than the writes they guard (a field write per property of every object).
 final class KeyedStorage {
-    @exclusivity(unchecked) var fields = FieldList()
+    @exclusivity(unchecked) var fields = ArchiveFieldList()
     @exclusivity(unchecked) var nested: [(key: String, value: NestedStorage)] = []
 
-    func finish() -> FieldList {
+    /// Writes the nested containers' values into ``fields``, which then hold the object's every field.
+    func finish() {
         for (key, value) in nested { fields[key] = value.finish() }
         nested = []
-        return fields
+    }
+
+    /// The finished fields as a dictionary, for a container nested in place or `$top`.
+    func finishedDictionary() -> OrderedDictionary<String, ArchiveValue> {
+        finish()
+        return fields.dictionary
     }
 }
 
@@ -113,7 +119,7 @@ enum NestedStorage {
 
     func finish() -> ArchiveValue {
         switch self {
-        case .keyed(let s): .dictionary(s.finish().dictionary)
+        case .keyed(let s): .dictionary(s.finishedDictionary())
         case .unkeyed(let s): s.finish()
         case .encoder(let e): e.finish()
         }

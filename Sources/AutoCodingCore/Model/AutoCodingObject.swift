@@ -138,7 +138,9 @@ extension AutoCodingObject {
         // Opened, the value's type is usually this very class: a comparison of metatypes, where `as? Self` is a
         // runtime cast (about 260 instructions, once per object).
         func exactly<V: Encodable>(_ value: V) -> Self? {
-            V.self == Self.self ? unsafeBitCast(value, to: Self.self) : value as? Self
+            // Read as the reference it is once the types are equal (`unsafeBitCast` from a generic warns).
+            guard V.self == Self.self else { return value as? Self }
+            return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: Self.self) }
         }
         guard let object = exactly(value) else { return try value.encode(to: encoder) }
         try context.checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)

@@ -80,7 +80,7 @@ struct BPlistWriter {
     /// written as dictionaries without being built as one, and an instance's keys are looked up by class: the
     /// instances of one class usually repeat the same key strings, which then cost a comparison, not a hash.
     static func writeKeyedArchive(
-        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
+        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: borrowing ArchiveObjectTable
     ) -> [UInt8] {
         keyedArchive(archiver: archiver, top: top, objects: table).serialize()
     }
@@ -88,14 +88,14 @@ struct BPlistWriter {
     /// ``writeKeyedArchive(archiver:top:objects:)`` into a `Data` that owns the buffer written, not a copy of it
     /// (at a million people, a 700 MB copy into fresh memory).
     static func writeKeyedArchiveData(
-        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
+        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: borrowing ArchiveObjectTable
     ) -> Data {
         keyedArchive(archiver: archiver, top: top, objects: table).serializeData()
     }
 
     /// A writer that has numbered the keyed archive's objects.
     private static func keyedArchive(
-        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: ArchiveObjectTable
+        archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: borrowing ArchiveObjectTable
     ) -> BPlistWriter {
         // Two references per field and per `$class`, and some for the lists' elements.
         var writer = BPlistWriter(references: 2 * (table.fieldCount + table.count) + table.count)

@@ -1,0 +1,79 @@
+/// Elements in one allocation of their own, which another buffer can take whole without copying them.
+///
+/// The encoders write each object's fields into a scratch list and then move them into the archive's table:
+/// with arrays, that move was a copy (a retain per key and value, `append(contentsOf:)`) followed by a
+/// destruction (a release per key and value, `removeAll(keepingCapacity:)`), 7 % of an encode. Here the
+/// elements are moved bitwise (``moveAppend(from:)``), and the source keeps its storage for the next object.
+/// Noncopyable, so that no two values share the allocation.
+struct MovableBuffer<Element>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    init() {}
+
+    deinit {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// The element at `index` (below ``count``: indices come from this package's own loops, never from input).
+    subscript(index: Int) -> Element {
+        get {
+            precondition(index >= 0 && index < count, "MovableBuffer index out of range")
+            return base.unsafelyUnwrapped[index]
+        }
+        set {
+            precondition(index >= 0 && index < count, "MovableBuffer index out of range")
+            base.unsafelyUnwrapped[index] = newValue
+        }
+    }
+
+    /// Appends `element`, doubling the storage when it is full.
+    mutating func append(_ element: consuming Element) {
+        if count == capacity { grow(minimum: count + 1) }
+        (base.unsafelyUnwrapped + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves every element of `other` to the end of this buffer, in order; `other` is left empty, with its storage.
+    mutating func moveAppend(from other: inout MovableBuffer<Element>) {
+        guard other.count > 0, let source = other.base else { return }
+        if capacity - count < other.count { grow(minimum: count + other.count) }
+        (base.unsafelyUnwrapped + count).moveInitialize(from: source, count: other.count)
+        count += other.count
+        other.count = 0
+    }
+
+    /// Removes the element at `index`, moving the ones after it down.
+    mutating func remove(at index: Int) {
+        precondition(index >= 0 && index < count, "MovableBuffer index out of range")
+        let base = base.unsafelyUnwrapped
+        (base + index).deinitialize(count: 1)
+        (base + index).moveInitialize(from: base + index + 1, count: count - index - 1)
+        count -= 1
+    }
+
+    /// Removes every element and keeps the storage.
+    mutating func removeAll() {
+        base?.deinitialize(count: count)
+        count = 0
+    }
+
+    /// The elements, read in place.
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    private mutating func grow(minimum: Int) {
+        let newCapacity = max(minimum, 2 * capacity, 8)
+        let storage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        if let base {
+            storage.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = storage
+        capacity = newCapacity
+    }
+}

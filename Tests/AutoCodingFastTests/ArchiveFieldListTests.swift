@@ -1,0 +1,127 @@
+import Testing
+
+@testable import AutoCodingFast
+
+/// The encoders' field list and the buffers it moves into the `$objects` table without copying.
+@Suite("Field list")
+struct ArchiveFieldListTests {
+    static func pairs(_ list: borrowing ArchiveFieldList) -> [KeyValue] {
+        list.dictionary.map { KeyValue(key: $0.key, value: $0.value) }
+    }
+
+    struct KeyValue: Equatable {
+        let key: String
+        let value: ArchiveValue
+    }
+
+    @Test func keysOfOneLengthAreDistinctFieldsAndALaterWriteReplacesInPlace() {
+        // Equal lengths share a signature bit: each write must still search, and find only its own key.
+        var list = ArchiveFieldList()
+        for (i, key) in ["name", "city", "zip1", "mail"].enumerated() { list[key] = .integer(Int64(i)) }
+        list["city"] = .bool(true)
+        #expect(Self.pairs(list) == [
+            .init(key: "name", value: .integer(0)), .init(key: "city", value: .bool(true)),
+            .init(key: "zip1", value: .integer(2)), .init(key: "mail", value: .integer(3)),
+        ])
+        #expect(list["zip1"] == .integer(2))
+        #expect(list["nope"] == nil)
+        #expect(list["abcd"] == nil)
+    }
+
+    @Test func aRemovedKeyIsGoneAndComesBackLast() {
+        var list = ArchiveFieldList()
+        list["a"] = .integer(1)
+        list["b"] = .integer(2)
+        list["c"] = .integer(3)
+        list["a"] = nil
+        #expect(list["a"] == nil)
+        #expect(list.count == 2)
+        list["a"] = .integer(4)
+        #expect(Self.pairs(list) == [
+            .init(key: "b", value: .integer(2)), .init(key: "c", value: .integer(3)), .init(key: "a", value: .integer(4)),
+        ])
+    }
+
+    @Test func canonicallyEquivalentKeysOfEqualLengthStayTwoFields() {
+        // D + dot above + dot below, and D + dot below + dot above: five bytes each, equal under Swift's `==`.
+        let first = "\u{1E0A}\u{323}", second = "\u{1E0C}\u{307}"
+        #expect(first == second && first.utf8.count == second.utf8.count && Array(first.utf8) != Array(second.utf8))
+        var list = ArchiveFieldList()
+        list[first] = .integer(1)
+        list[second] = .integer(2)
+        #expect(list.count == 2)
+        #expect(list[first] == .integer(1))
+        #expect(list[second] == .integer(2))
+    }
+
+    @Test func theTableTakesTheFieldsAndTheListIsReusedEmpty() {
+        var table = ArchiveObjectTable()
+        var list = ArchiveFieldList()
+        let classUID = table.append(.string("Person"))
+        let first = table.append(.string("$null")), second = table.append(.string("$null"))
+        list["name"] = .uid(classUID)
+        list["age"] = .integer(7)
+        table.setInstance(first, classUID: classUID, taking: &list)
+        #expect(list.count == 0)
+        #expect(list["name"] == nil)
+        list["age"] = .integer(8)
+        table.setInstance(second, classUID: classUID, taking: &list)
+        let objects = table.materialized
+        #expect(objects[first.index] == .dictionary(["name": .uid(classUID), "age": .integer(7), "$class": .uid(classUID)]))
+        #expect(objects[second.index] == .dictionary(["age": .integer(8), "$class": .uid(classUID)]))
+    }
+
+    @Test func aFieldNamedClassTakesTheClassReferenceInItsPlace() {
+        var table = ArchiveObjectTable()
+        var list = ArchiveFieldList()
+        let classUID = table.append(.string("Thing"))
+        let uid = table.append(.string("$null"))
+        list["before"] = .integer(1)
+        list["$class"] = .integer(2)
+        list["after"] = .integer(3)
+        table.setInstance(uid, classUID: classUID, taking: &list)
+        #expect(list.count == 0)
+        #expect(table.materialized[uid.index] == .dictionary([
+            "before": .integer(1), "$class": .uid(classUID), "after": .integer(3),
+        ]))
+    }
+
+    /// Counts live instances, to see each element destroyed once.
+    final class Tracked {
+        nonisolated(unsafe) static var live = 0
+        let value: Int
+        init(_ value: Int) {
+            self.value = value
+            Self.live += 1
+        }
+        deinit { Self.live -= 1 }
+    }
+
+    @Test func buffersMoveGrowRemoveAndDestroyEachElementOnce() {
+        let before = Tracked.live
+        do {
+            var source = MovableBuffer<Tracked>()
+            var target = MovableBuffer<Tracked>()
+            for i in 0..<1_000 { source.append(Tracked(i)) }
+            target.append(Tracked(-1))
+            target.moveAppend(from: &source)
+            #expect(source.count == 0)
+            #expect(target.count == 1_001)
+            #expect(Tracked.live - before == 1_001)
+            target.remove(at: 0)
+            target.remove(at: 500)
+            #expect(target.count == 999)
+            #expect(target[0].value == 0 && target[499].value == 499 && target[500].value == 501)
+            #expect(Tracked.live - before == 999)
+            // The emptied source keeps working.
+            source.append(Tracked(7))
+            target.moveAppend(from: &source)
+            #expect(target[999].value == 7)
+            target.removeAll()
+            #expect(Tracked.live - before == 0)
+            target.append(Tracked(9))
+            source.append(Tracked(10))
+        }
+        #expect(Tracked.live == before)
+    }
+}
