@@ -12,6 +12,8 @@ package struct ArchiveFieldList: ~Copyable {
     /// appends without a search (most writes: an object's keys are distinct). A removal leaves its bit set,
     /// which costs a search, never a wrong answer.
     private var signatures: UInt64 = 0
+    /// Whether a key written since the list was last emptied was `$class` (it may have been removed since).
+    private(set) var mayHoldClassKey = false
 
     /// No field.
     package init() {}
@@ -32,6 +34,10 @@ package struct ArchiveFieldList: ~Copyable {
                     values.remove(at: i)
                 }
             } else if let newValue {
+                // Checked as it is written (six bytes first), not by a pass over the keys when the list is taken.
+                if bit == Self.signature(of: ArchiveKey.class), ArchiveObjectTable.isClassKey(key) {
+                    mayHoldClassKey = true
+                }
                 signatures |= bit
                 keys.append(key)
                 values.append(newValue)
@@ -58,6 +64,7 @@ package struct ArchiveFieldList: ~Copyable {
     /// Empties the list, keeping its storage for the next object's fields.
     package mutating func removeAll() {
         signatures = 0
+        mayHoldClassKey = false
         keys.removeAll()
         values.removeAll()
     }
@@ -65,14 +72,9 @@ package struct ArchiveFieldList: ~Copyable {
     /// Takes the fields out, leaving the list empty with its storage.
     mutating func take(into keys: inout MovableBuffer<String>, _ values: inout MovableBuffer<ArchiveValue>) {
         signatures = 0
+        mayHoldClassKey = false
         keys.moveAppend(from: &self.keys)
         values.moveAppend(from: &self.values)
-    }
-
-    /// Whether a key is `$class` (searched only when a key has its length).
-    var containsClassKey: Bool {
-        guard signatures & Self.signature(of: ArchiveKey.class) != 0 else { return false }
-        return keys.withUnsafeBufferPointer { $0.contains(where: ArchiveObjectTable.isClassKey) }
     }
 
     /// The fields as a dictionary, for a container nested in place.

@@ -91,7 +91,8 @@ package struct ArchiveObjectTable: ~Copyable {
     /// Makes an entry an instance of the class at `classUID` with the fields of `fields`, moved out of it (no
     /// copy of each key and value, and none destroyed): the list is left empty, with its storage.
     package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList) {
-        if fields.containsClassKey {
+        if fields.mayHoldClassKey {
+            // Written as a dictionary when the key is still there (setInstance(_:classUID:keys:values:) decides).
             let dictionary = fields.dictionary
             fields.removeAll()
             return setInstance(

@@ -86,6 +86,23 @@ struct ArchiveFieldListTests {
         ]))
     }
 
+    @Test func aClassFieldRemovedBeforeTheTableTakesTheListLeavesAPlainInstance() {
+        var table = ArchiveObjectTable()
+        var list = ArchiveFieldList()
+        let classUID = table.append(.string("Thing"))
+        let uid = table.append(.string("$null"))
+        list["$class"] = .integer(2)
+        list["kept"] = .integer(1)
+        list["$class"] = nil
+        table.setInstance(uid, classUID: classUID, taking: &list)
+        guard case .instance(_, _, let count) = table.entries[uid.index] else {
+            Issue.record("expected a plain instance entry, got \(table.entries[uid.index])")
+            return
+        }
+        #expect(count == 1)
+        #expect(table.materialized[uid.index] == .dictionary(["kept": .integer(1), "$class": .uid(classUID)]))
+    }
+
     /// Counts live instances, to see each element destroyed once.
     final class Tracked {
         nonisolated(unsafe) static var live = 0
