@@ -67,40 +67,46 @@ struct ArchiveFieldListTests {
         list["age"] = .integer(8)
         table.setInstance(second, classUID: classUID, taking: &list)
         let objects = table.materialized
-        #expect(objects[first.index] == .dictionary(["name": .uid(classUID), "age": .integer(7), "$class": .uid(classUID)]))
+        #expect(
+            objects[first.index] == .dictionary(["name": .uid(classUID), "age": .integer(7), "$class": .uid(classUID)]))
         #expect(objects[second.index] == .dictionary(["age": .integer(8), "$class": .uid(classUID)]))
     }
 
-    @Test func aFieldNamedClassTakesTheClassReferenceInItsPlace() {
+    /// The entry a fresh table makes of the fields `fill` writes, as an instance of a class at `classUID`.
+    static func instance(_ fill: (inout ArchiveFieldList) -> Void)
+        -> (entry: ArchiveObjectTable.Entry, value: ArchiveValue, classUID: ArchiveUID)
+    {
         var table = ArchiveObjectTable()
         var list = ArchiveFieldList()
         let classUID = table.append(.string("Thing"))
         let uid = table.append(.string("$null"))
-        list["before"] = .integer(1)
-        list["$class"] = .integer(2)
-        list["after"] = .integer(3)
+        fill(&list)
         table.setInstance(uid, classUID: classUID, taking: &list)
         #expect(list.count == 0)
-        #expect(table.materialized[uid.index] == .dictionary([
-            "before": .integer(1), "$class": .uid(classUID), "after": .integer(3),
-        ]))
+        return (table.entries[uid.index], table.materialized[uid.index], classUID)
+    }
+
+    @Test func aFieldNamedClassTakesTheClassReferenceInItsPlace() {
+        let made = Self.instance { list in
+            list["before"] = .integer(1)
+            list["$class"] = .integer(2)
+            list["after"] = .integer(3)
+        }
+        #expect(made.value == .dictionary(["before": .integer(1), "$class": .uid(made.classUID), "after": .integer(3)]))
     }
 
     @Test func aClassFieldRemovedBeforeTheTableTakesTheListLeavesAPlainInstance() {
-        var table = ArchiveObjectTable()
-        var list = ArchiveFieldList()
-        let classUID = table.append(.string("Thing"))
-        let uid = table.append(.string("$null"))
-        list["$class"] = .integer(2)
-        list["kept"] = .integer(1)
-        list["$class"] = nil
-        table.setInstance(uid, classUID: classUID, taking: &list)
-        guard case .instance(_, _, let count) = table.entries[uid.index] else {
-            Issue.record("expected a plain instance entry, got \(table.entries[uid.index])")
+        let made = Self.instance { list in
+            list["$class"] = .integer(2)
+            list["kept"] = .integer(1)
+            list["$class"] = nil
+        }
+        guard case .instance(_, _, let count) = made.entry else {
+            Issue.record("expected a plain instance entry, got \(made.entry)")
             return
         }
         #expect(count == 1)
-        #expect(table.materialized[uid.index] == .dictionary(["kept": .integer(1), "$class": .uid(classUID)]))
+        #expect(made.value == .dictionary(["kept": .integer(1), "$class": .uid(made.classUID)]))
     }
 
     /// Counts live instances, to see each element destroyed once.
