@@ -6,8 +6,8 @@ import OrderedCollections
 /// without copying them (``ArchiveObjectTable/setInstance(_:classUID:taking:)``). Keys are the same key when
 /// their bytes are (``StringBytes``), as `NSString` keys are: two canonically equivalent keys are two fields.
 package struct ArchiveFieldList: ~Copyable {
-    var keys = MovableBuffer<String>()
-    var values = MovableBuffer<ArchiveValue>()
+    private var keys = MovableBuffer<String>()
+    private var values = MovableBuffer<ArchiveValue>()
     /// One bit per key written, by ``signature(of:)``: a key whose bit is clear is not in the list, so writing it
     /// appends without a search (most writes: an object's keys are distinct). A removal leaves its bit set,
     /// which costs a search, never a wrong answer.
