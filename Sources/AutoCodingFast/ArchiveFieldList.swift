@@ -77,10 +77,35 @@ package struct ArchiveFieldList: ~Copyable {
         values.moveAppend(from: &self.values)
     }
 
-    /// The fields as a dictionary, for a container nested in place.
-    package var dictionary: OrderedDictionary<String, ArchiveValue> {
-        keys.withUnsafeBufferPointer { keys in
-            values.withUnsafeBufferPointer { values in OrderedDictionary(uniqueKeys: keys, values: values) }
+    /// The fields as a dictionary, for a container nested in place, `$top`, or an instance with a `$class`
+    /// field. A dictionary's keys are Swift strings, equal when canonically equivalent: two fields whose keys are
+    /// (`"\u{E9}"` and `"e\u{301}"`) cannot both be in it, which is an error rather than a lost field.
+    package func dictionary() throws(EquivalentFieldKeys) -> OrderedDictionary<String, ArchiveValue> {
+        var dictionary = OrderedDictionary<String, ArchiveValue>(minimumCapacity: count)
+        for i in 0..<count {
+            let key = keys[i]
+            if dictionary.updateValue(values[i], forKey: key) != nil {
+                throw EquivalentFieldKeys(first: dictionary.keys.first { $0 == key } ?? key, second: key)
+            }
         }
+        return dictionary
+    }
+}
+
+/// Two keys of one object's fields that are different bytes but canonically equivalent, so that a dictionary
+/// keyed by Swift strings (``ArchiveValue/dictionary(_:)``) holds only one of them.
+package struct EquivalentFieldKeys: Error {
+    /// The key written first.
+    package let first: String
+    /// The key written later, equivalent to ``first``.
+    package let second: String
+
+    /// A description naming both keys by their scalars, which print alike.
+    package var description: String {
+        func scalars(_ key: String) -> String {
+            key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+        }
+        return "the keys \"\(first)\" (\(scalars(first))) and \"\(second)\" (\(scalars(second))) are canonically "
+            + "equivalent: a dictionary nested in place, $top, or an object with a $class field cannot hold both"
     }
 }

@@ -89,12 +89,15 @@ package struct ArchiveObjectTable: ~Copyable {
     }
 
     /// Makes an entry an instance of the class at `classUID` with the fields of `fields`, moved out of it (no
-    /// copy of each key and value, and none destroyed): the list is left empty, with its storage.
-    package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList) {
+    /// copy of each key and value, and none destroyed): the list is left empty, with its storage. Throws when
+    /// the fields include `$class` and two canonically equivalent keys (``ArchiveFieldList/dictionary()``).
+    package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList)
+        throws(EquivalentFieldKeys)
+    {
         if fields.mayHoldClassKey {
             // Written as a dictionary when the key is still there (setInstance(_:classUID:keys:values:) decides).
-            let dictionary = fields.dictionary
-            fields.removeAll()
+            defer { fields.removeAll() }
+            let dictionary = try fields.dictionary()
             return setInstance(
                 uid, classUID: classUID, keys: Array(dictionary.keys), values: Array(dictionary.values))
         }

@@ -114,6 +114,59 @@ import _AutoCodingTestSupport
         let bytes = try KeyedArchiveEncoder().encodeBytes(value)
         #expect(try KeyedArchiveDecoder().decode(EquivalentKeys.self, from: bytes) == value)
     }
+
+    /// A dictionary nested in place, `$top` and an instance with a `$class` field are written through a Swift
+    /// dictionary, which holds one of two canonically equivalent keys: an error that names both, not a trap
+    /// or a lost field.
+    @Test(arguments: [EquivalentKeysIn.nestedContainer, .instanceWithClassField])
+    func canonicallyEquivalentKeysADictionaryCannotHoldAreAnError(_ form: EquivalentKeysIn) throws {
+        #expect {
+            _ = try KeyedArchiveEncoder().encodeBytes(form)
+        } throws: { error in
+            guard case EncodingError.invalidValue(_, let context) = error else { return false }
+            return context.debugDescription.contains("U+E9) and") && context.debugDescription.contains("U+65 U+301")
+        }
+    }
+
+    @Test func canonicallyEquivalentTopKeysAreAnError() throws {
+        let archiver = KeyedArchiver()
+        archiver.encode(1, forKey: "\u{E9}")
+        archiver.encode(2, forKey: "e\u{301}")
+        #expect(throws: EncodingError.self) { try archiver.encodedData() }
+        // Apart from each other, each key is written.
+        let single = KeyedArchiver()
+        single.encode(2, forKey: "e\u{301}")
+        let archive = try KeyedArchive(bytes: [UInt8](try single.encodedData()))
+        #expect(archive.top.keys.map { Array($0.unicodeScalars) } == [Array("e\u{301}".unicodeScalars)])
+    }
+}
+
+/// Where two canonically equivalent keys are written.
+enum EquivalentKeysIn: Encodable, CustomTestStringConvertible {
+    case nestedContainer, instanceWithClassField
+
+    enum Key: String, CodingKey {
+        case precomposed = "\u{E9}"
+        case decomposed = "e\u{301}"
+        case klass = "$class"
+    }
+
+    var testDescription: String { "\(self)" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .nestedContainer:
+            try container.encode(EquivalentKeys(precomposed: 1, decomposed: 2), forKey: .precomposed)
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: .decomposed)
+            try nested.encode(1, forKey: .precomposed)
+            try nested.encode(2, forKey: .decomposed)
+        case .instanceWithClassField:
+            try container.encode(1, forKey: .precomposed)
+            try container.encode(2, forKey: .decomposed)
+            try container.encode(3, forKey: .klass)
+        }
+    }
 }
 
 /// Two fields whose keys are canonically equivalent but not the same bytes.

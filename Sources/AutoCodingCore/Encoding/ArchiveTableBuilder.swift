@@ -111,8 +111,10 @@ final class ArchiveTableBuilder {
 
     /// Fills a reserved entry with an instance whose fields were written into `fields`, taking them (the list is
     /// left empty, with its storage).
-    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList) {
-        table.setInstance(uid, classUID: classUID, taking: &fields)
+    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, taking fields: inout ArchiveFieldList)
+        throws(EquivalentFieldKeys)
+    {
+        try table.setInstance(uid, classUID: classUID, taking: &fields)
     }
 
     /// Fills a reserved entry with an instance of distinct `keys` and their `values`.

@@ -289,8 +289,13 @@ final class EncodingContext {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)
                 let archiveClass = next.object.classForKeyedArchiver ?? archiveClass(for: Swift.type(of: next.object))
-                coder.storage.finish()
-                builder.fillInstance(next.uid, classUID: builder.classUID(archiveClass), taking: &coder.storage.fields)
+                do {
+                    try coder.storage.finish()
+                    let classUID = builder.classUID(archiveClass)
+                    try builder.fillInstance(next.uid, classUID: classUID, taking: &coder.storage.fields)
+                } catch {
+                    throw EncodingError.equivalentKeys(error, in: next.object, at: [])
+                }
             } else if !graph.isDone {
                 graph.drain()
             } else {
@@ -332,8 +337,12 @@ final class EncodingContext {
             return .uid(uid)
         case .keyed(var storage):
             let uid = reserved ?? builder.reserve()
-            storage.finish()
-            builder.fillInstance(uid, classUID: classUID(), taking: &storage.fields)
+            do {
+                try storage.finish()
+                try builder.fillInstance(uid, classUID: classUID(), taking: &storage.fields)
+            } catch {
+                throw EncodingError.equivalentKeys(error, in: value, at: codingPathNode.path)
+            }
             if !conditionalStorages.isEmpty,
                 let waiting = conditionalStorages.removeValue(forKey: ObjectIdentifier(storage))
             {
@@ -345,7 +354,11 @@ final class EncodingContext {
             return .uid(uid)
         case .unkeyed(let storage):
             let uid = reserved ?? builder.reserve()
-            builder.fillInstance(uid, classUID: classUID(), [FoundationKey.objects: storage.finish()])
+            do {
+                builder.fillInstance(uid, classUID: classUID(), [FoundationKey.objects: try storage.finish()])
+            } catch {
+                throw EncodingError.equivalentKeys(error, in: value, at: codingPathNode.path)
+            }
             return .uid(uid)
         case .single(let single):
             guard let uid = reserved else {

@@ -126,7 +126,12 @@ public final class KeyedArchiver {
         if let finishedTop { return finishedTop }
         try context.drain()
         context.resolveConditionals()
-        let top = storage.finishedDictionary()
+        let top: OrderedDictionary<String, ArchiveValue>
+        do {
+            top = try storage.finishedDictionary()
+        } catch {
+            throw EncodingError.equivalentKeys(error, in: self, at: [])
+        }
         finishedTop = top
         return top
     }

@@ -68,11 +68,11 @@ final class _ArchiveEncoder: Encoder {
     }
 
     /// The value this encoder produced, for nested and super encoders stored in place.
-    func finish() -> ArchiveValue {
+    func finish() throws(EquivalentFieldKeys) -> ArchiveValue {
         switch storage {
         case .none: return .dictionary([:])
-        case .keyed(let s): return .dictionary(s.finishedDictionary())
-        case .unkeyed(let s): return s.finish()
+        case .keyed(let s): return .dictionary(try s.finishedDictionary())
+        case .unkeyed(let s): return try s.finish()
         case .single(let v): return v
         }
     }
@@ -87,15 +87,15 @@ final class KeyedStorage {
     @exclusivity(unchecked) var nested: [(key: String, value: NestedStorage)] = []
 
     /// Writes the nested containers' values into ``fields``, which then hold the object's every field.
-    func finish() {
-        for (key, value) in nested { fields[key] = value.finish() }
+    func finish() throws(EquivalentFieldKeys) {
+        for (key, value) in nested { fields[key] = try value.finish() }
         nested = []
     }
 
     /// The finished fields as a dictionary, for a container nested in place or `$top`.
-    func finishedDictionary() -> OrderedDictionary<String, ArchiveValue> {
-        finish()
-        return fields.dictionary
+    func finishedDictionary() throws(EquivalentFieldKeys) -> OrderedDictionary<String, ArchiveValue> {
+        try finish()
+        return try fields.dictionary()
     }
 }
 
@@ -104,8 +104,8 @@ final class UnkeyedStorage {
     @exclusivity(unchecked) var elements: [ArchiveValue] = []
     @exclusivity(unchecked) var nested: [(index: Int, value: NestedStorage)] = []
 
-    func finish() -> ArchiveValue {
-        for (index, value) in nested { elements[index] = value.finish() }
+    func finish() throws(EquivalentFieldKeys) -> ArchiveValue {
+        for (index, value) in nested { elements[index] = try value.finish() }
         nested = []
         return .array(elements)
     }
@@ -117,11 +117,11 @@ enum NestedStorage {
     case unkeyed(UnkeyedStorage)
     case encoder(_ArchiveEncoder)
 
-    func finish() -> ArchiveValue {
+    func finish() throws(EquivalentFieldKeys) -> ArchiveValue {
         switch self {
-        case .keyed(let s): .dictionary(s.finishedDictionary())
-        case .unkeyed(let s): s.finish()
-        case .encoder(let e): e.finish()
+        case .keyed(let s): .dictionary(try s.finishedDictionary())
+        case .unkeyed(let s): try s.finish()
+        case .encoder(let e): try e.finish()
         }
     }
 }
@@ -130,5 +130,12 @@ enum NestedStorage {
 enum InlineScalar {
     static func integer<T: BinaryInteger>(_ value: T) -> ArchiveValue {
         ArchiveValue.integer(exactly: value) ?? .integer(0)
+    }
+}
+
+extension EncodingError {
+    /// The error for two fields of `value` whose keys a dictionary cannot hold apart (``EquivalentFieldKeys``).
+    static func equivalentKeys(_ keys: EquivalentFieldKeys, in value: Any, at codingPath: [any CodingKey]) -> Self {
+        .invalidValue(value, .init(codingPath: codingPath, debugDescription: keys.description, underlyingError: keys))
     }
 }
