@@ -26,10 +26,11 @@ struct GraphBuilder {
     /// Each instance's class, as an index into `classes`; -1 for an entry that is no instance.
     private var classOf: [Int]
     private var classes: [ClassFields] = []
-    /// The name numbers of the instance being filled, in slot order (kept between instances for its storage).
+    /// The name numbers of the instance being filled, in slot order (kept between instances for its storage,
+    /// at least as long as the instance's keys and written in place).
     private var layout: [Int] = []
     /// Where each key of the instance being filled is among its class's keys (see
-    /// ``KeyedArchiveEntries/placeKeys(of:among:into:)``).
+    /// ``KeyedArchiveEntries/placeKeys(of:among:into:)``; at least as long as the instance's keys).
     private var places: [Int] = []
     /// In-place containers referenced from more than one place, once resolved, by bplist object: a binary plist
     /// may refer to one array from many places, and the graph keeps it one array (as the view's values keep it
@@ -42,20 +43,21 @@ struct GraphBuilder {
         /// The keys met in its instances, as the key object first met and its name number, in the order met.
         var keyObjects: [Int] = []
         var keyNumbers: [Int] = []
-        /// The distinct names, by number.
+        /// The distinct names, by number (fewer than 64: see ``GraphBuilder/keyLimit``).
         var names: [String] = []
-        /// By name number: the UID of the last instance that had the name, to find a name met twice in one.
-        var lastHolder: [Int] = []
         /// The number of `$class`, which is not a field (-1 until met).
         var classKey = -1
         /// The layout (name numbers in slot order, `$class` included) of the last instance whose names were
-        /// made, and its fields (`$class` left out), whose names later instances of that layout share.
+        /// made: its first `lastCount` entries. And its fields (`$class` left out), whose names later instances
+        /// of that layout share.
         var lastLayout: [Int] = []
+        var lastCount = -1
         var lastFields: OrderedDictionary<String, ArchivedValue> = [:]
     }
 
     /// The most names a class numbers: finding a new key's name compares it with at most this many, and
-    /// finding a key by its bytes with at most as many key objects.
+    /// finding a key by its bytes with at most as many key objects. At most 64: an instance's names are bits of
+    /// a `UInt64` while its fields are read.
     private static let keyLimit = 64
 
     /// A builder for the entries of `view` (after the view's expanded-size check, see ``KeyedArchiveEntries``).
@@ -69,7 +71,9 @@ struct GraphBuilder {
     /// The first pass: an empty object of its class for each instance entry, the referenced value of each other
     /// entry.
     mutating func makeObjects() throws(ArchiveError) {
-        var classByUID: [Int: Int] = [:]
+        // By class UID (an entry, validated by the view), the class's index plus one: an array the size of
+        // `classOf`, not a dictionary hashing the UID of every instance (7 M instructions in a W1-10k graph).
+        var classByUID = HugePages.array(repeating: 0, count: table.count)
         var unnamedClass: Int?
         var hint = ArchiveRecordTable.KeyHint()
         for uid in 0..<table.count {
@@ -87,12 +91,12 @@ struct GraphBuilder {
                 if uid != 0 { entries[uid] = .reference(value) }
                 continue
             case .uid(let classUID):
-                if let known = classByUID[classUID] {
-                    index = known
+                if classByUID[classUID] > 0 {
+                    index = classByUID[classUID] - 1
                 } else {
                     let descriptor = try table.value(table.object(ofEntry: classUID))
                     index = appendClass(ArchiveClass(descriptor: descriptor) ?? ArchiveClass(name: ""))
-                    classByUID[classUID] = index
+                    classByUID[classUID] = index + 1
                 }
             case .unnamed:
                 if let unnamedClass {
@@ -122,7 +126,7 @@ struct GraphBuilder {
             guard index >= 0, let shell = shells[uid] else { continue }
             let object = table.object(ofEntry: uid)
             if learnKeys(of: object, classIndex: index) {
-                shell.fields = try numberedFields(of: object, uid: uid, classIndex: index)
+                shell.fields = try numberedFields(of: object, classIndex: index)
             } else {
                 shell.fields = try hashedFields(of: object)
             }
@@ -134,25 +138,24 @@ struct GraphBuilder {
     /// ``hashedFields(of:)``.
     private mutating func learnKeys(of object: Int, classIndex: Int) -> Bool {
         table.placeKeys(of: object, among: classes[classIndex].keyObjects, into: &places)
+        let n = table.count(object)
         var unplaced = 0
-        for place in places where place < 0 { unplaced += 1 }
+        for i in 0..<n where places[i] < 0 { unplaced += 1 }
         guard unplaced > 0 else { return true }
         guard classes[classIndex].names.count + unplaced <= Self.keyLimit else { return false }
         if classes[classIndex].names.isEmpty {
             // Most classes have the keys of their first instance: one allocation each, not a growth per key.
             classes[classIndex].names.reserveCapacity(unplaced)
-            classes[classIndex].lastHolder.reserveCapacity(unplaced)
             classes[classIndex].keyObjects.reserveCapacity(unplaced)
             classes[classIndex].keyNumbers.reserveCapacity(unplaced)
         }
-        for i in places.indices where places[i] < 0 {
+        for i in 0..<n where places[i] < 0 {
             let keyObject = table.ref(object, i)
             let name = table.string(keyObject)
             var number = classes[classIndex].names.firstIndex(of: name) ?? -1
             if number < 0 {
                 number = classes[classIndex].names.count
                 classes[classIndex].names.append(name)
-                classes[classIndex].lastHolder.append(-1)
                 if name == ArchiveKey.class { classes[classIndex].classKey = number }
             }
             if classes[classIndex].keyObjects.count < Self.keyLimit {
@@ -167,24 +170,27 @@ struct GraphBuilder {
         return true
     }
 
-    /// The fields of instance `object` (`$objects[uid]`), whose keys ``learnKeys(of:classIndex:)`` placed. An
+    /// The fields of instance `object` (a `$objects` entry), whose keys ``learnKeys(of:classIndex:)`` placed. An
     /// instance laid out as the class's last one takes that one's field names (and their hash table, past
     /// ``unhashedNames`` names): one allocation, its values.
     private mutating func numberedFields(
-        of object: Int, uid: Int, classIndex index: Int
+        of object: Int, classIndex index: Int
     ) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
         let n = table.count(object)
+        if layout.count < n { layout = Array(repeating: -1, count: n) }
         let classKey = classes[index].classKey
-        layout.removeAll(keepingCapacity: true)
-        var sameLayout = classes[index].lastLayout.count == n
+        var sameLayout = classes[index].lastCount == n
         var fieldCount = 0
+        // One bit per name number (below keyLimit, 64): a name met twice in the instance.
+        var seen: UInt64 = 0
         for i in 0..<n {
             let place = places[i]
             let name = place >= 0 ? classes[index].keyNumbers[place] : -2 - place
+            let bit: UInt64 = 1 << UInt64(truncatingIfNeeded: name)
             // A name met twice: read key by key, which throws it where the other readers do.
-            guard classes[index].lastHolder[name] != uid else { return try hashedFields(of: object) }
-            classes[index].lastHolder[name] = uid
-            layout.append(name)
+            guard seen & bit == 0 else { return try hashedFields(of: object) }
+            seen |= bit
+            layout[i] = name
             if name != classKey { fieldCount += 1 }
             if sameLayout && classes[index].lastLayout[i] != name { sameLayout = false }
         }
@@ -208,13 +214,14 @@ struct GraphBuilder {
         }
         var names = ContiguousArray<String>()
         names.reserveCapacity(fieldCount)
-        for name in layout where name != classKey { names.append(classes[index].names[name]) }
+        for i in 0..<n where layout[i] != classKey { names.append(classes[index].names[layout[i]]) }
         let fields = OrderedDictionary(uncheckedUniqueKeys: names, values: values)
         classes[index].lastFields = fields
-        // Copied into the class's own buffer: assigning `layout` would share its storage, and the next instance's
-        // `removeAll(keepingCapacity:)` would then allocate anew (corelibs' hash order changes the layout often).
-        classes[index].lastLayout.removeAll(keepingCapacity: true)
-        classes[index].lastLayout.append(contentsOf: layout)
+        // Written into the class's own buffer: assigning `layout` would share its storage, and the next
+        // instance's write would then copy it (corelibs' hash order changes the layout often).
+        if classes[index].lastLayout.count < n { classes[index].lastLayout = Array(repeating: -1, count: n) }
+        for i in 0..<n { classes[index].lastLayout[i] = layout[i] }
+        classes[index].lastCount = n
         return fields
     }
 
