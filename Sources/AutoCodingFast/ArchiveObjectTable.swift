@@ -21,14 +21,19 @@ package struct ArchiveObjectTable: ~Copyable {
         case instance(classUID: ArchiveUID, start: Int, count: Int)
     }
 
-    package private(set) var entries: [Entry] = [.value(.string(ArchiveKey.null))]
+    /// In a ``MovableBuffer`` as the fields are: a table that grows to tens of megabytes is extended or remapped,
+    /// not copied at each doubling.
+    private var entries = MovableBuffer<Entry>()
     private var keys = MovableBuffer<String>()
     private var values = MovableBuffer<ArchiveValue>()
     /// The entries of the strings appended by ``appendUniqued(_:)``, found by the string's own bits.
     private var stringEntries = ValueNumbers()
 
     /// An empty table but for entry 0, `$null`.
-    package init() {}
+    package init() { entries.append(.value(.string(ArchiveKey.null))) }
+
+    /// The entry at `uid` (below ``count``).
+    package func entry(_ uid: ArchiveUID) -> Entry { entries[uid.index] }
 
     /// The number of entries.
     package var count: Int { entries.count }
@@ -38,10 +43,7 @@ package struct ArchiveObjectTable: ~Copyable {
 
     /// Room for `additional` more entries: the capacity at least doubles when it grows, so that many small
     /// reservations stay linear.
-    package mutating func reserveCapacity(additional: Int) {
-        let needed = entries.count + additional
-        if needed > entries.capacity { entries.reserveCapacity(max(needed, 2 * entries.capacity)) }
-    }
+    package mutating func reserveCapacity(additional: Int) { entries.reserveCapacity(entries.count + additional) }
 
     /// Appends an entry and returns its UID.
     package mutating func append(_ value: ArchiveValue) -> ArchiveUID {
@@ -144,7 +146,7 @@ package struct ArchiveObjectTable: ~Copyable {
     }
 
     /// The whole table as plain values.
-    package var materialized: [ArchiveValue] { entries.map { value(of: $0) } }
+    package var materialized: [ArchiveValue] { (0..<entries.count).map { value(of: entries[$0]) } }
 
     private func value(of entry: Entry) -> ArchiveValue {
         switch entry {

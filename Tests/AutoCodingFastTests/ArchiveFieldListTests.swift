@@ -92,7 +92,7 @@ struct ArchiveFieldListTests {
         fill(&list)
         try table.setInstance(uid, classUID: classUID, taking: &list)
         #expect(list.count == 0)
-        return (table.entries[uid.index], table.materialized[uid.index], classUID)
+        return (table.entry(uid), table.materialized[uid.index], classUID)
     }
 
     @Test func aFieldNamedClassTakesTheClassReferenceInItsPlace() throws {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Elements in one allocation of their own, which another buffer can take whole without copying them.
 ///
 /// The encoders write each object's fields into a scratch list and then move them into the archive's table:
@@ -5,6 +11,11 @@
 /// destruction (a release per key and value, `removeAll(keepingCapacity:)`), 7 % of an encode. Here the
 /// elements are moved bitwise (``moveAppend(from:)``), and the source keeps its storage for the next object.
 /// Noncopyable, so that no two values share the allocation.
+///
+/// The storage is `malloc`'s and grows with `realloc`, which moves the elements bitwise as `moveInitialize`
+/// would: `Element` must be bitwise takable (the strings and archive values kept here are; a type holding a weak
+/// reference would not be). A grown buffer may then be extended in place, and a large one remapped rather than
+/// copied (the table of a 100,000-person encode doubles its way to tens of megabytes).
 struct MovableBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
@@ -15,7 +26,7 @@ struct MovableBuffer<Element>: ~Copyable {
     deinit {
         guard let base else { return }
         base.deinitialize(count: count)
-        base.deallocate()
+        free(base)
     }
 
     /// The element at `index` (below ``count``: indices come from this package's own loops, never from input).
@@ -46,6 +57,12 @@ struct MovableBuffer<Element>: ~Copyable {
         other.count = 0
     }
 
+    /// Room for `minimumCapacity` elements in all; growing at least doubles the storage, so that many small
+    /// reservations stay linear.
+    mutating func reserveCapacity(_ minimumCapacity: Int) {
+        if minimumCapacity > capacity { grow(minimum: minimumCapacity) }
+    }
+
     /// Removes the element at `index`, moving the ones after it down.
     mutating func remove(at index: Int) {
         precondition(index >= 0 && index < count, "MovableBuffer index out of range")
@@ -68,12 +85,18 @@ struct MovableBuffer<Element>: ~Copyable {
 
     private mutating func grow(minimum: Int) {
         let newCapacity = max(minimum, 2 * capacity, 8)
-        let storage = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        if let base {
-            storage.moveInitialize(from: base, count: count)
-            base.deallocate()
-        }
-        base = storage
+        let byteCount = newCapacity * MemoryLayout<Element>.stride
+        // malloc's alignment (16 bytes) covers the elements kept here.
+        assert(MemoryLayout<Element>.alignment <= 16)
+        guard let storage = realloc(base, byteCount) else { Self.outOfMemory(byteCount) }
+        HugePages.advise(storage, byteCount: byteCount)
+        base = storage.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
+    }
+
+    /// Traps as Swift's own allocations do when memory is exhausted (not an input check: the buffers hold
+    /// what an encoder was given, and grow only by doubling).
+    private static func outOfMemory(_ byteCount: Int) -> Never {
+        fatalError("MovableBuffer: cannot allocate \(byteCount) bytes")
     }
 }
