@@ -382,22 +382,20 @@ struct BPlistWriter {
     private mutating func flattenString(_ s: String) -> Int {
         let number = objects.count
         var bytes = s
-        let existing = bytes.withUTF8 { utf8 in
-            strings.number(of: UnsafeRawBufferPointer(utf8), orAdd: number) { candidate in
+        // A new string's ASCII test reads the bytes already at hand, a word at a time.
+        let (existing, ascii) = bytes.withUTF8 { utf8 in
+            let raw = UnsafeRawBufferPointer(utf8)
+            let existing = strings.number(of: raw, orAdd: number) { candidate in
                 guard case .string(let index, _) = objects[candidate] else { return false }
-                return StringBytes.equal(texts[index], UnsafeRawBufferPointer(utf8))
+                return StringBytes.equal(texts[index], raw)
             }
+            return (existing, existing == number && BPlistBytes.isASCII(raw, from: 0, count: raw.count))
         }
         if existing != number { return existing }
-        let ascii = Self.isASCII(s)
         let index = Self.append(s, to: &texts)
         let count = ascii ? s.utf8.count : s.utf16.count
         let size = Self.headerSize(count: count) + (ascii ? count : 2 * count)
         return append(Flat.string(index: index, ascii: ascii), size: size)
-    }
-
-    private static func isASCII(_ s: String) -> Bool {
-        s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// Bytes of a marker plus, for 15 or more elements, the length integer that follows it.
