@@ -381,10 +381,8 @@ struct BPlistWriter {
 
     private mutating func flattenString(_ s: String) -> Int {
         let number = objects.count
-        var bytes = s
         // A new string's ASCII test reads the bytes already at hand, a word at a time.
-        let (existing, ascii) = bytes.withUTF8 { utf8 in
-            let raw = UnsafeRawBufferPointer(utf8)
+        let (existing, ascii) = StringBytes.withUTF8(s) { raw in
             let existing = strings.number(of: raw, orAdd: number) { candidate in
                 guard case .string(let index, _) = objects[candidate] else { return false }
                 return StringBytes.equal(texts[index], raw)
@@ -532,10 +530,9 @@ struct BPlistWriter {
         -> Int
     {
         if ascii {
-            var string = s
-            return string.withUTF8 { utf8 in
+            return StringBytes.withUTF8(s) { utf8 in
                 let p = writeHeader(0x50, count: utf8.count, to: out, at: position)
-                UnsafeMutableRawBufferPointer(rebasing: out[p..<p + utf8.count]).copyMemory(from: UnsafeRawBufferPointer(utf8))
+                UnsafeMutableRawBufferPointer(rebasing: out[p..<p + utf8.count]).copyMemory(from: utf8)
                 return p + utf8.count
             }
         }

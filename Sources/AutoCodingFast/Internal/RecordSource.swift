@@ -118,14 +118,15 @@ extension RecordSource {
         let n = Int(record.count)
         guard n > 0 else { return nil }
         let start = slot < n ? slot : 0
-        var key = key
-        let found: Int? = key.withUTF8 { wanted in
+        let found: Int? = StringBytes.withUTF8(key) { wanted in
             var i = start
             repeat {
                 // Keys were validated as strings with their dictionary.
                 let keyRecord = validated(ref(object, i))
                 if keyRecord.kind == .asciiString {
-                    if Int(keyRecord.count) == wanted.count, BPlistBytes.equal(raw, at: keyRecord.offset, wanted) {
+                    if Int(keyRecord.count) == wanted.count,
+                        BPlistBytes.equal(raw, at: keyRecord.offset, wanted, at: 0, count: wanted.count)
+                    {
                         return i
                     }
                 } else if string(keyRecord).utf8.elementsEqual(wanted) {

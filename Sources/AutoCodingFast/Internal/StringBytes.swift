@@ -31,8 +31,7 @@ package enum StringBytes {
     /// Whether `a` has exactly the UTF-8 bytes `b`.
     static func equal(_ a: String, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.utf8.count == b.count else { return false }
-        var a = a
-        return a.withUTF8 { x in
+        return withUTF8(a) { x in
             guard let p = x.baseAddress, let q = b.baseAddress else { return true }  // Both empty.
             return memcmp(p, q, x.count) == 0
         }
@@ -41,7 +40,18 @@ package enum StringBytes {
     /// The bytes of two strings of one length, compared with `memcmp` over contiguous buffers (the generic
     /// `utf8.elementsEqual` walk was 10 % of a W1 encode).
     private static func compare(_ a: String, _ b: String) -> Bool {
-        var b = b
-        return b.withUTF8 { equal(a, UnsafeRawBufferPointer($0)) }
+        withUTF8(b) { equal(a, $0) }
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `s`, read in place: `withUTF8` on a copy of the string (it is
+    /// `mutating`) costs a retain and a release of its storage, twice per string an encode writes. A string
+    /// without contiguous UTF-8 (bridged from `NSString`) is made contiguous first.
+    @inline(__always)
+    static func withUTF8<R>(_ s: String, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let result = try s.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        var contiguous = s
+        return try contiguous.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }
