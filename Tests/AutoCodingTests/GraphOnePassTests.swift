@@ -84,6 +84,30 @@ import _AutoCodingTestSupport
         #expect(onePass?.reason == twoPass?.reason)
     }
 
+    /// Instances of one class whose keys come in several orders (corelibs writes each instance's keys in its
+    /// own hash order) keep each its own order, whichever earlier instance's names they share.
+    @Test func instancesKeepTheirOwnKeyOrderAcrossLayouts() throws {
+        let orders = [["a", "b", "c"], ["c", "a", "b"], ["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"]]
+        var objects: [ArchiveValue] = [.string(ArchiveKey.null), ArchiveClass(name: "Item").descriptor]
+        var top: OrderedDictionary<String, ArchiveValue> = [:]
+        for (i, order) in orders.enumerated() {
+            var fields: OrderedDictionary<String, ArchiveValue> = [:]
+            for key in order { fields[key] = .string("\(key)\(i)") }
+            // `$class` first, between or last, as the hash order puts it: one place per order, so that instances
+            // of one order share a layout.
+            let classPlace = ["a": 0, "c": 1, "b": 3][order[0]] ?? 0
+            fields.updateValue(.uid(ArchiveUID(1)), forKey: "$class", insertingAt: classPlace)
+            top["o\(i)"] = .uid(ArchiveUID(UInt32(objects.count)))
+            objects.append(.dictionary(fields))
+        }
+        let graph = try ArchiveGraph(bytes: KeyedArchive(top: top, objects: objects).binaryPlist())
+        for (i, order) in orders.enumerated() {
+            let fields = try #require(graph.roots["o\(i)"]?.object?.fields)
+            #expect(Array(fields.keys) == order, "instance \(i)")
+            #expect(fields.values.map(\.scalar) == order.map { .string("\($0)\(i)") }, "instance \(i)")
+        }
+    }
+
     /// A plain array entry holding a UID would dangle once re-encoded: both paths refuse it, naming the entry.
     @Test func refusesAPlainEntryHoldingUIDs() throws {
         let objects: [ArchiveValue] = [

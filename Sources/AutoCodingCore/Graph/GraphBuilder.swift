@@ -47,12 +47,31 @@ struct GraphBuilder {
         var names: [String] = []
         /// The number of `$class`, which is not a field (-1 until met).
         var classKey = -1
-        /// The layout (name numbers in slot order, `$class` included) of the last instance whose names were
-        /// made: its first `lastCount` entries. And its fields (`$class` left out), whose names later instances
-        /// of that layout share.
-        var lastLayout: [Int] = []
-        var lastCount = -1
-        var lastFields: OrderedDictionary<String, ArchivedValue> = [:]
+        /// The layouts of the last two instances whose names were made, whose names later instances of either
+        /// layout share: corelibs' writer orders each instance's keys anew, and a class of two keys (`NSArray`,
+        /// `NSDate`, `NSData`...) then alternates between two layouts.
+        var last = RecentLayout()
+        var previous = RecentLayout()
+
+        /// Makes the `n` names of `layout` and their `fields` the last layout, and the last the previous (whose
+        /// buffer the new one takes).
+        mutating func remember(_ layout: [Int], count n: Int, fields: OrderedDictionary<String, ArchivedValue>) {
+            swap(&last, &previous)
+            // Written into the class's own buffer: assigning `layout` would share its storage, and the next
+            // instance's write would then copy it.
+            if last.names.count < n { last.names = Array(repeating: -1, count: n) }
+            for i in 0..<n { last.names[i] = layout[i] }
+            last.count = n
+            last.fields = fields
+        }
+    }
+
+    /// An instance layout: its name numbers in slot order, `$class` included (the first `count` of `names`),
+    /// and its fields (`$class` left out).
+    private struct RecentLayout {
+        var names: [Int] = []
+        var count = -1
+        var fields: OrderedDictionary<String, ArchivedValue> = [:]
     }
 
     /// The most names a class numbers: finding a new key's name compares it with at most this many, and
@@ -171,15 +190,16 @@ struct GraphBuilder {
     }
 
     /// The fields of instance `object` (a `$objects` entry), whose keys ``learnKeys(of:classIndex:)`` placed. An
-    /// instance laid out as the class's last one takes that one's field names (and their hash table, past
-    /// ``unhashedNames`` names): one allocation, its values.
+    /// instance laid out as one of the class's last two takes that one's field names (and their hash table,
+    /// past ``unhashedNames`` names): one allocation, its values.
     private mutating func numberedFields(
         of object: Int, classIndex index: Int
     ) throws(ArchiveError) -> OrderedDictionary<String, ArchivedValue> {
         let n = table.count(object)
         if layout.count < n { layout = Array(repeating: -1, count: n) }
         let classKey = classes[index].classKey
-        var sameLayout = classes[index].lastCount == n
+        var sameAsLast = classes[index].last.count == n
+        var sameAsPrevious = classes[index].previous.count == n
         var fieldCount = 0
         // One bit per name number (below keyLimit, 64): a name met twice in the instance.
         var seen: UInt64 = 0
@@ -192,7 +212,8 @@ struct GraphBuilder {
             seen |= bit
             layout[i] = name
             if name != classKey { fieldCount += 1 }
-            if sameLayout && classes[index].lastLayout[i] != name { sameLayout = false }
+            if sameAsLast && classes[index].last.names[i] != name { sameAsLast = false }
+            if sameAsPrevious && classes[index].previous.names[i] != name { sameAsPrevious = false }
         }
         // Reserved, then appended: the array allocation that stays specialized (`Array(repeating:)` and
         // `unsafeUninitializedCapacity` look the storage type up at run time, 750 instructions per object).
@@ -201,12 +222,11 @@ struct GraphBuilder {
         for i in 0..<n where layout[i] != classKey {
             values.append(try field(table.ref(object, n + i)))
         }
-        if sameLayout {
-            let names = classes[index].lastFields.keys
-            if names.count <= Self.unhashedNames {
-                return OrderedDictionary(uncheckedUniqueKeys: names, values: values)
+        if sameAsLast || sameAsPrevious {
+            var fields = sameAsLast ? classes[index].last.fields : classes[index].previous.fields
+            if fields.count <= Self.unhashedNames {
+                return OrderedDictionary(uncheckedUniqueKeys: fields.keys, values: values)
             }
-            var fields = classes[index].lastFields
             fields.values.withUnsafeMutableBufferPointer { fields in
                 for j in fields.indices { fields[j] = values[j] }
             }
@@ -216,12 +236,7 @@ struct GraphBuilder {
         names.reserveCapacity(fieldCount)
         for i in 0..<n where layout[i] != classKey { names.append(classes[index].names[layout[i]]) }
         let fields = OrderedDictionary(uncheckedUniqueKeys: names, values: values)
-        classes[index].lastFields = fields
-        // Written into the class's own buffer: assigning `layout` would share its storage, and the next
-        // instance's write would then copy it (corelibs' hash order changes the layout often).
-        if classes[index].lastLayout.count < n { classes[index].lastLayout = Array(repeating: -1, count: n) }
-        for i in 0..<n { classes[index].lastLayout[i] = layout[i] }
-        classes[index].lastCount = n
+        classes[index].remember(layout, count: n, fields: fields)
         return fields
     }
 
