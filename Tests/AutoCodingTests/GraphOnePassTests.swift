@@ -87,7 +87,9 @@ import _AutoCodingTestSupport
     /// Instances of one class whose keys come in several orders (corelibs writes each instance's keys in its
     /// own hash order) keep each its own order, whichever earlier instance's names they share.
     @Test func instancesKeepTheirOwnKeyOrderAcrossLayouts() throws {
-        let orders = [["a", "b", "c"], ["c", "a", "b"], ["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"]]
+        let orders = [
+            ["a", "b", "c"], ["c", "a", "b"], ["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"], ["a", "b", "c"],
+        ]
         var objects: [ArchiveValue] = [.string(ArchiveKey.null), ArchiveClass(name: "Item").descriptor]
         var top: OrderedDictionary<String, ArchiveValue> = [:]
         for (i, order) in orders.enumerated() {
