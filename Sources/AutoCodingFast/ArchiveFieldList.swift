@@ -94,7 +94,7 @@ package struct ArchiveFieldList: ~Copyable {
 
 /// Two keys of one object's fields that are different bytes but canonically equivalent, so that a dictionary
 /// keyed by Swift strings (``ArchiveValue/dictionary(_:)``) holds only one of them.
-package struct EquivalentFieldKeys: Error {
+package struct EquivalentFieldKeys: Error, CustomStringConvertible {
     /// The key written first.
     package let first: String
     /// The key written later, equivalent to ``first``.

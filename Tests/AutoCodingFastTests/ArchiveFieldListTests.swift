@@ -59,7 +59,7 @@ struct ArchiveFieldListTests {
             guard let keys = error as? EquivalentFieldKeys else { return false }
             return keys.first.unicodeScalars.elementsEqual(first.unicodeScalars)
                 && keys.second.unicodeScalars.elementsEqual(second.unicodeScalars)
-                && keys.description.contains("U+1E0A U+323") && keys.description.contains("U+1E0C U+307")
+                && "\(keys)".contains("U+1E0A U+323") && "\(keys)".contains("U+1E0C U+307")
         }
     }
 

@@ -207,8 +207,9 @@ struct GraphBuilder {
             let place = places[i]
             let name = place >= 0 ? classes[index].keyNumbers[place] : -2 - place
             let bit: UInt64 = 1 << UInt64(truncatingIfNeeded: name)
-            // A name met twice: read key by key, which throws it where the other readers do.
-            guard seen & bit == 0 else { return try hashedFields(of: object) }
+            // A name met twice: read key by key, which throws it where the other readers do. (A number past the
+            // mask's bits, which keyLimit rules out, is read that way too rather than going unchecked.)
+            guard name < UInt64.bitWidth, seen & bit == 0 else { return try hashedFields(of: object) }
             seen |= bit
             layout[i] = name
             if name != classKey { fieldCount += 1 }
