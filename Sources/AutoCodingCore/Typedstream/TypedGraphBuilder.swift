@@ -47,21 +47,29 @@ struct TypedGraphBuilder {
     }
 
     mutating func build() throws(ArchiveError) -> [TypedGroup] {
-        var entries: [Entry] = []
+        var entries = Pile<Entry>()
+        defer { entries.free() }
         do {
             return try build(entries: &entries)
         } catch {
             // The objects closed so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).
-            for case .object(let object) in entries { object.groups = [] }
+            entries.forEach { entry in
+                if case .object(let object) = entry { object.groups = [] }
+            }
             throw error
         }
     }
 
-    private mutating func build(entries: inout [Entry]) throws(ArchiveError) -> [TypedGroup] {
+    private mutating func build(entries: inout Pile<Entry>) throws(ArchiveError) -> [TypedGroup] {
         var encodings = EncodingTable()
-        var frames: [Frame] = []
-        var values = Pile<TypedValue>(placeholder: .nil)
-        var groups = Pile<TypedGroup>(placeholder: TypedGroup(encoding: "", values: []))
+        var frames = Pile<Frame>()
+        var values = Pile<TypedValue>()
+        var groups = Pile<TypedGroup>()
+        defer {
+            frames.free()
+            values.free()
+            groups.free()
+        }
         // The innermost frame.
         var kind = Kind.top
         var start = 0
@@ -79,7 +87,7 @@ struct TypedGraphBuilder {
         }
         /// Saves the innermost frame and opens a new one, whose contents begin at the top of their stack.
         func open(_ newKind: Kind, encoding newEncoding: Int) {
-            frames.append(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
+            frames.push(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
             kind = newKind
             start = newKind == .object ? groups.count : values.count
             encoding = newEncoding
@@ -145,7 +153,7 @@ struct TypedGraphBuilder {
                 try add(.nil)
                 chainObject = entries.count
                 chainObjectValue = values.count - 1
-                entries.append(.pendingObject)
+                entries.push(.pendingObject)
                 open(.object, encoding: -1)
                 inChain = true
             case .endObject:
@@ -163,7 +171,7 @@ struct TypedGraphBuilder {
                 let index = encodings.index(name, in: stream)
                 let text = encodings.text(index)
                 pendingChain.append((entries.count, TypedClass(text, version: version)))
-                entries.append(.class([]))
+                entries.push(.class([]))
             case .nil:
                 if inChain { try endChain(rest: []) } else { try add(.nil) }
             case .reference(let number, let referenceKind):
@@ -177,7 +185,7 @@ struct TypedGraphBuilder {
                 }
             case .cString(let s):
                 let string = TypedCString(Array(stream.bytes(of: s)))
-                entries.append(.cString(string))
+                entries.push(.cString(string))
                 try add(.cString(string))
             case .signed(let v, let type): try add(.signed(v, type: type))
             case .unsigned(let v, let type): try add(.unsigned(v, type: type))
@@ -221,26 +229,37 @@ struct TypedGraphBuilder {
 
 extension TypedGraphBuilder {
     /// The values (or groups) of every open frame, innermost last, from which a closing frame takes its own as
-    /// one array of exactly their number. Slots above ``count`` hold a placeholder, so that taking moves the
-    /// elements out instead of copying them and shrinking the array (a copy, a release and a generic destroy
-    /// per value, three times the cost of the rest of the builder).
+    /// one array of exactly their number. The pile keeps its own memory instead of an array's: a push initializes
+    /// the next slot and a take moves a frame's elements out, where an array's element assignment checks uniqueness
+    /// and releases the slot's old value each time and a take swapped a placeholder in per element. A pile is
+    /// local to one build, never copied, and freed by ``free()`` when the build ends.
     struct Pile<Element> {
-        private var slots: [Element] = []
+        private var base: UnsafeMutablePointer<Element>
+        private var capacity: Int
         /// The number of elements of the open frames.
         private(set) var count = 0
-        private let placeholder: Element
 
-        init(placeholder: Element) { self.placeholder = placeholder }
+        init() {
+            capacity = 64
+            base = .allocate(capacity: capacity)
+        }
 
         mutating func push(_ element: Element) {
-            if count < slots.count { slots[count] = element } else { slots.append(element) }
+            if count == capacity { grow() }
+            (base + count).initialize(to: element)
             count += 1
         }
 
-        /// Replaces the element at `index` (below ``count``).
+        /// The element at `index` (below ``count``), checked as an array's subscript would be.
         subscript(index: Int) -> Element {
-            get { slots[index] }
-            set { slots[index] = newValue }
+            get {
+                precondition(index >= 0 && index < count, "an index past the pile's top")
+                return base[index]
+            }
+            set {
+                precondition(index >= 0 && index < count, "an index past the pile's top")
+                base[index] = newValue
+            }
         }
 
         /// Removes the elements from `start` on and returns them.
@@ -249,20 +268,51 @@ extension TypedGraphBuilder {
             let taken = count - start
             guard taken > 0 else { return [] }
             count = start
+            let first = base + start
+            // Most frames hold one to three elements (a group of one object, a point, a range): an array literal
+            // is one allocation of exactly its size, without the capacity arithmetic and size query of a
+            // reserved array.
+            switch taken {
+            case 1: return [first.move()]
+            case 2: return [first.move(), (first + 1).move()]
+            case 3: return [first.move(), (first + 1).move(), (first + 2).move()]
+            default: break
+            }
             // Made by `reserveCapacity`, the one path that allocates without an unspecialized runtime call that
-            // looks the array type up each time (500 instructions, more than the allocation); filled by moving each
-            // element out of the pile, which keeps a placeholder in its place.
+            // looks the array type up each time (250 to 500 instructions, more than the allocation; the
+            // `unsafeUninitializedCapacity` initializer is one of those).
             var result: [Element] = []
             result.reserveCapacity(taken)
-            let placeholder = placeholder
-            slots.withUnsafeMutableBufferPointer { pile in
-                for index in start..<(start + taken) {
-                    var element = placeholder
-                    swap(&element, &pile[index])
-                    result.append(element)
-                }
-            }
+            for index in 0..<taken { result.append((first + index).move()) }
             return result
+        }
+
+        /// Removes and returns the top element, if any.
+        mutating func popLast() -> Element? {
+            guard count > 0 else { return nil }
+            count -= 1
+            return (base + count).move()
+        }
+
+        /// Calls `body` with every element left on the pile.
+        func forEach(_ body: (Element) -> Void) {
+            for index in 0..<count { body(base[index]) }
+        }
+
+        /// Releases the elements left and the pile's memory; the pile is not used afterwards.
+        mutating func free() {
+            base.deinitialize(count: count)
+            base.deallocate()
+            count = 0
+            capacity = 0
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = larger
+            capacity *= 2
         }
     }
 
