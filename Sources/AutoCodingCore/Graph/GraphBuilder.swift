@@ -216,12 +216,19 @@ struct GraphBuilder {
             if sameAsLast && classes[index].last.names[i] != name { sameAsLast = false }
             if sameAsPrevious && classes[index].previous.names[i] != name { sameAsPrevious = false }
         }
-        // Reserved, then appended: the array allocation that stays specialized (`Array(repeating:)` and
-        // `unsafeUninitializedCapacity` look the storage type up at run time, 750 instructions per object).
-        var values = ContiguousArray<ArchivedValue>()
-        values.reserveCapacity(fieldCount)
-        for i in 0..<n where layout[i] != classKey {
-            values.append(try field(table.ref(object, n + i)))
+        var values: ContiguousArray<ArchivedValue>
+        if fieldCount == 1, let only = (0..<n).first(where: { layout[$0] != classKey }) {
+            // One field (`NSArray`'s `NS.objects`, `NSDate`'s `NS.time`): an array literal, one allocation of
+            // exactly its size without the capacity arithmetic and size query of a reserved array.
+            values = [try field(table.ref(object, n + only))]
+        } else {
+            // Reserved, then appended: the array allocation that stays specialized (`Array(repeating:)` and
+            // `unsafeUninitializedCapacity` look the storage type up at run time, 750 instructions per object).
+            values = []
+            values.reserveCapacity(fieldCount)
+            for i in 0..<n where layout[i] != classKey {
+                values.append(try field(table.ref(object, n + i)))
+            }
         }
         if sameAsLast || sameAsPrevious {
             var fields = sameAsLast ? classes[index].last.fields : classes[index].previous.fields
@@ -280,6 +287,23 @@ struct GraphBuilder {
         }
     }
 
+    /// The `count` elements of array `object`, resolved. Up to three (a person's tags, a pair of references) make
+    /// an array literal, one allocation of exactly their number, as ``numberedFields(of:classIndex:)`` makes for
+    /// one field.
+    private mutating func inPlaceElements(_ object: Int, count n: Int) throws(ArchiveError) -> [ArchivedValue] {
+        switch n {
+        case 1: return [try field(table.ref(object, 0))]
+        case 2: return [try field(table.ref(object, 0)), try field(table.ref(object, 1))]
+        case 3:
+            return [try field(table.ref(object, 0)), try field(table.ref(object, 1)), try field(table.ref(object, 2))]
+        default:
+            var elements: [ArchivedValue] = []
+            elements.reserveCapacity(min(n, 256 * 1024))  // STYLE 5: capped
+            for i in 0..<n { elements.append(try field(table.ref(object, i))) }
+            return elements
+        }
+    }
+
     /// An array or dictionary stored in place, its UIDs resolved. Its nesting was bounded when the view was
     /// validated.
     private mutating func inPlaceContainer(_ object: Int) throws(ArchiveError) -> ArchivedValue {
@@ -289,10 +313,7 @@ struct GraphBuilder {
         if shared, let done = inPlace[object] { return done }
         let result: ArchivedValue
         if table.kind(object) == .array {
-            var elements: [ArchivedValue] = []
-            elements.reserveCapacity(min(n, 256 * 1024))  // STYLE 5: capped
-            for i in 0..<n { elements.append(try field(table.ref(object, i))) }
-            result = .array(elements)
+            result = .array(try inPlaceElements(object, count: n))
         } else {
             var fields = OrderedDictionary<String, ArchivedValue>(minimumCapacity: min(n, 256 * 1024))
             for i in 0..<n {
