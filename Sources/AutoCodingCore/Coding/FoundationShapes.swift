@@ -93,11 +93,11 @@ extension Dictionary: _ArchiveDictionaryEncodable where Key: Encodable, Value: E
 
 /// Arrays, sets and ordered sets decode from any list; elements are decoded through the generic entry point.
 protocol _ArchiveListDecodable {
-    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self
+    static func _archiveDecode(elements: ListElements, context: DecodingContext, path: CodingPathNode) throws -> Self
 }
 
 extension Array: _ArchiveListDecodable where Element: Decodable {
-    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+    static func _archiveDecode(elements: ListElements, context: DecodingContext, path: CodingPathNode) throws -> Self {
         // Initialized in place: this runs unspecialized (the element type is known only at run time), where
         // `reserveCapacity` and `append` look up the array type's metadata on every call. Not for an empty list:
         // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array singleton, a data
@@ -116,24 +116,28 @@ extension Array: _ArchiveListDecodable where Element: Decodable {
 }
 
 extension Set: _ArchiveListDecodable where Element: Decodable {
-    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+    static func _archiveDecode(elements: ListElements, context: DecodingContext, path: CodingPathNode) throws -> Self {
         Set(try [Element]._archiveDecode(elements: elements, context: context, path: path))
     }
 }
 
 extension OrderedSet: _ArchiveListDecodable where Element: Decodable {
-    static func _archiveDecode(elements: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+    static func _archiveDecode(elements: ListElements, context: DecodingContext, path: CodingPathNode) throws -> Self {
         OrderedSet(try [Element]._archiveDecode(elements: elements, context: context, path: path))
     }
 }
 
 /// Dictionaries decode from `NS.keys`/`NS.objects`.
 protocol _ArchiveDictionaryDecodable {
-    static func _archiveDecode(keys: [Int], objects: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self
+    static func _archiveDecode(
+        keys: ListElements, objects: ListElements, context: DecodingContext, path: CodingPathNode
+    ) throws -> Self
 }
 
 extension Dictionary: _ArchiveDictionaryDecodable where Key: Decodable, Value: Decodable {
-    static func _archiveDecode(keys: [Int], objects: [Int], context: DecodingContext, path: CodingPathNode) throws -> Self {
+    static func _archiveDecode(
+        keys: ListElements, objects: ListElements, context: DecodingContext, path: CodingPathNode
+    ) throws -> Self {
         var result: [Key: Value] = [:]
         result.reserveCapacity(keys.count)
         for (i, (key, object)) in zip(keys, objects).enumerated() {

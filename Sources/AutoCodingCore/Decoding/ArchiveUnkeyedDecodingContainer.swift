@@ -3,14 +3,14 @@ import AutoCodingFast
 /// Reads a list (`NS.objects`, or an array stored in place) element by element.
 struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: _ArchiveDecoder
-    let elements: [Int]
+    let elements: ListElements
     private(set) var currentIndex = 0
     var codingPath: [any CodingKey] { decoder.codingPath }
     var codingPathNode: CodingPathNode { decoder.codingPathNode }
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    init(decoder: _ArchiveDecoder, elements: [Int]) {
+    init(decoder: _ArchiveDecoder, elements: ListElements) {
         self.decoder = decoder
         self.elements = elements
     }

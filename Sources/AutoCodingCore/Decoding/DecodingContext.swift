@@ -246,7 +246,7 @@ final class DecodingContext {
 
     /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
     /// array stored in place.
-    func listElements(_ node: Node, path: CodingPathNode) throws -> [Int] {
+    func listElements(_ node: Node, path: CodingPathNode) throws -> ListElements {
         guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
         var list = node.object
         if kind(node) == .dictionary {
@@ -255,14 +255,16 @@ final class DecodingContext {
             } else {
                 var elements: [Int] = []
                 while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
-                if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true { return elements }
+                if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true {
+                    return ListElements(collected: elements, in: table)
+                }
             }
         }
         guard list >= 0, table.validated(list).kind == .array else {
             throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
         }
         // The references of a validated array are in range; each element is validated when resolved.
-        return (0..<Int(table.validated(list).count)).map { table.ref(list, $0) }
+        return ListElements(array: list, in: table)
     }
 
     // MARK: Decoding
