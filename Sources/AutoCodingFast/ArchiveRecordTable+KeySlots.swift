@@ -6,29 +6,39 @@
 /// slot (``ArchiveRecordTable/KeyHint``) is checked by one object-number comparison and no byte.
 /// swift-corelibs-foundation's writer repeats the key strings of every object, in its dictionary's hash order, so
 /// for such an object the keys asked so far are mapped to their slots in one pass over its keys, the first time a
-/// remembered slot misses: one length comparison per key and class field, and one byte comparison per key found.
+/// remembered slot misses: each key is hashed by its length and three of its bytes, found in a table of the
+/// class's keys, and compared by bytes once. (Its objects of one class do not share a key order: each dictionary
+/// it writes has its own hash seed.)
 /// An object with a UTF-16 key falls back to the scan (``ArchiveRecordTable/entry(of:key:startingAt:)``).
 ///
 /// Not thread-safe; one per class and decode.
 package final class ArchiveKeySlots {
-    /// The keys asked so far, in the order first asked, with their UTF-8 lengths and bytes.
+    /// The keys asked so far, in the order first asked.
     @exclusivity(unchecked) private(set) var keys: [String] = []
-    @exclusivity(unchecked) private var lengths: [Int] = []
-    @exclusivity(unchecked) private var bytes: [[UInt8]] = []
+    /// Each key's UTF-8 bytes, one after another in ``keyBytes`` from ``keyStarts``, and its ``signature``.
+    @exclusivity(unchecked) private var keyBytes: [UInt8] = []
+    @exclusivity(unchecked) private var keyStarts: [Int] = []
+    @exclusivity(unchecked) private var signatures: [UInt64] = []
+    /// An open-addressed table from a signature's ``bucket(_:)`` to the index of a key with that signature; -1
+    /// for empty. Twice ``capacity`` buckets, so a probe ends after a few steps.
+    @exclusivity(unchecked) private var buckets = [Int8](repeating: -1, count: 2 * ArchiveKeySlots.capacity)
     /// Where each key was last found.
     @exclusivity(unchecked) private var hints: [ArchiveRecordTable.KeyHint] = []
     /// The entry after the one read last: where the next read's key usually is.
     @exclusivity(unchecked) private var next = 0
     /// The object whose keys ``mapped`` holds, and each key's slot in it: -1 for absent, -2 for undecided (the
-    /// object has UTF-16 keys).
+    /// object has UTF-16 keys). Its own memory of ``capacity`` slots: written once per key of every object
+    /// mapped, where an array's element assignment would check its uniqueness each time.
     @exclusivity(unchecked) private var mappedObject = -1
-    @exclusivity(unchecked) private var mapped: [Int] = []
+    private let mapped = UnsafeMutablePointer<Int>.allocate(capacity: ArchiveKeySlots.capacity)
     /// Keys beyond this many are looked up by scanning: a decoder that asks for keys taken from the input (its
     /// `allKeys`) would otherwise make the search of the list, and the mapping, quadratic.
     static let capacity = 64
 
     /// No key asked yet.
-    package init() {}
+    package init() { mapped.initialize(repeating: -1, count: Self.capacity) }
+
+    deinit { mapped.deallocate() }
 
     /// Prepares for the reads of a new object's fields, in the order of the previous object's.
     @inline(__always)
@@ -44,37 +54,70 @@ package final class ArchiveKeySlots {
     private func search(_ key: String) -> Int? {
         if let i = keys.firstIndex(of: key) { return i }
         guard keys.count < Self.capacity else { return nil }
+        let k = keys.count
         keys.append(key)
-        bytes.append(Array(key.utf8))
-        lengths.append(key.utf8.count)
+        let start = keyBytes.count
+        keyBytes.append(contentsOf: key.utf8)
+        keyStarts.append(start)
+        let signature = keyBytes.withUnsafeBytes { Self.signature($0, at: start, count: keyBytes.count - start) }
+        signatures.append(signature)
+        var b = Self.bucket(signature)
+        while buckets[b] >= 0 { b = (b + 1) & (buckets.count - 1) }
+        buckets[b] = Int8(k)
         hints.append(ArchiveRecordTable.KeyHint())
         mappedObject = -1  // The map lacks the new key.
-        return keys.count - 1
+        return k
     }
 
-    /// Maps the keys asked so far to their slots in validated dictionary `object` of `n` entries.
+    /// A key's length and three of its bytes (first, middle, last): equal for equal keys, and for the keys of
+    /// one class almost always different, so that a probe compares bytes about once per key found.
+    @inline(__always)
+    private static func signature(_ bytes: UnsafeRawBufferPointer, at start: Int, count: Int) -> UInt64 {
+        guard count > 0 else { return 0 }
+        let first = UInt64(bytes[start]), middle = UInt64(bytes[start + count / 2])
+        let last = UInt64(bytes[start + count - 1])
+        return UInt64(truncatingIfNeeded: count) | first << 32 | middle << 40 | last << 48
+    }
+
+    /// The first bucket to probe for `signature` (its top bits after a multiplicative mix).
+    @inline(__always)
+    private static func bucket(_ signature: UInt64) -> Int {
+        Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 57)
+    }
+
+    /// Maps the keys asked so far to their slots in validated dictionary `object` of `n` entries: each of the
+    /// object's keys is hashed once and found in ``buckets``, its bytes compared once.
     fileprivate func map(_ object: Int, count n: Int, in table: ArchiveRecordTable) {
-        if mapped.count != keys.count { mapped = Array(repeating: -1, count: keys.count) }
-        for k in mapped.indices { mapped[k] = -1 }
+        let keyCount = keys.count
+        mapped.update(repeating: -1, count: keyCount)
         mappedObject = object
         var undecided = false
+        let references = table.validated(object).offset
+        let raw = table.raw, refSize = table.refSize, mask = buckets.count - 1
         for slot in 0..<n {
-            // Keys were validated as strings with their dictionary.
-            let key = table.validated(table.ref(object, slot))
+            // Keys were validated as strings with their dictionary, and their references as in range.
+            let key = table.validated(Int(truncatingIfNeeded: BPlistBytes.readUInt(
+                raw, at: references + slot * refSize, width: refSize)))
             guard key.kind == .asciiString else {
                 undecided = true
                 continue
             }
             let length = Int(key.count)
-            for k in lengths.indices where lengths[k] == length && mapped[k] < 0 {
-                let found = bytes[k].withUnsafeBufferPointer { BPlistBytes.equal(table.raw, at: key.offset, $0) }
-                if found {
+            let signature = Self.signature(raw, at: key.offset, count: length)
+            var b = Self.bucket(signature)
+            while true {
+                let k = Int(buckets[b])
+                if k < 0 { break }
+                if signatures[k] == signature, mapped[k] < 0,
+                    keyBytes.withUnsafeBytes({ BPlistBytes.equal(raw, at: key.offset, $0, at: keyStarts[k], count: length) })
+                {
                     mapped[k] = slot
                     break
                 }
+                b = (b + 1) & mask
             }
         }
-        if undecided { for k in mapped.indices where mapped[k] < 0 { mapped[k] = -2 } }
+        if undecided { for k in 0..<keyCount where mapped[k] < 0 { mapped[k] = -2 } }
     }
 
     /// The lookup of ``ArchiveRecordTable/entry(of:key:slots:)``.

@@ -79,6 +79,40 @@ struct KeySlotTests {
         #expect(samples.map(\.name) == (0..<4_200).map { "s\($0)" })
     }
 
+    /// Keys of every length the short-key check reads in two words (1 to 14 bytes) and past it, and two keys of
+    /// one signature (length, first, middle and last byte), each object listing them in another order.
+    @Test func keysOfEveryLengthAndOfOneSignatureMapToTheirSlots() throws {
+        let keys = KeyLengthSample.keys
+        let bytes = Self.archive((0..<keys.count).map { shift in
+            let order = keys.indices.map { keys[($0 + shift) % keys.count] }
+            return order.map { key in (key, ArchiveValue.integer(Int64(shift * 100 + keys.firstIndex(of: key)!))) }
+        })
+        let samples = try KeyedArchiveDecoder().decode([KeyLengthSample].self, from: bytes)
+        #expect(samples.count == keys.count)
+        for (shift, sample) in samples.enumerated() {
+            #expect(sample.values == keys.indices.map { shift * 100 + $0 })
+        }
+    }
+
+    /// A key is checked as its dictionary is first reached: a byte above 0x7F in an ASCII key is refused there,
+    /// with the parser's message, on the short-key path as on the general one.
+    @Test func aKeyWithAByteAbove0x7FIsRefused() {
+        for key in ["count", "a-key-longer-than-fourteen"] {
+            var bytes = Self.archive([[("name", .string("a")), (key, .integer(1))]])
+            let marker: [UInt8] = key.utf8.count < 15 ? [0x50 | UInt8(key.utf8.count)] : [0x5F, 0x10, UInt8(key.utf8.count)]
+            let pattern = marker + Array(key.utf8)
+            guard let at = (0...(bytes.count - pattern.count)).first(where: {
+                Array(bytes[$0..<$0 + pattern.count]) == pattern
+            }) else {
+                Issue.record("no \(key) in the archive")
+                continue
+            }
+            bytes[at + marker.count + 1] = 0xEF
+            let message = decodingError { _ = try KeyedArchiveDecoder().decode([KeySlotSample].self, from: bytes) }
+            #expect(message?.contains("ASCII string has a byte above 0x7F") == true, "\(key): \(message ?? "nil")")
+        }
+    }
+
     @Test func aScalarOfTheWrongTypeNamesTheClassAndTheKey() {
         let bytes = Self.archive([[("name", .string("a"))], [("count", .string("two"))]])
         let message = decodingError { _ = try KeyedArchiveDecoder().decode([KeySlotSample].self, from: bytes) }
@@ -98,6 +132,24 @@ final class KeySlotSample: ArchiveCodable {
     var flag = false
     var note: String?
     @ArchiveKey("größe") var size = 0
+}
+
+/// Keys of 1, 7, 8, 9, 14, 15 and 16 bytes, and two of one signature ("aXbYc", "aZbYc").
+@AutoCoding
+final class KeyLengthSample: ArchiveCodable {
+    static var archiveClassName: String { "Sample" }
+    static let keys = ["a", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop",
+                       "aXbYc", "aZbYc"]
+    @ArchiveKey("a") var one = 0
+    @ArchiveKey("abcdefg") var seven = 0
+    @ArchiveKey("abcdefgh") var eight = 0
+    @ArchiveKey("abcdefghi") var nine = 0
+    @ArchiveKey("abcdefghijklmn") var fourteen = 0
+    @ArchiveKey("abcdefghijklmno") var fifteen = 0
+    @ArchiveKey("abcdefghijklmnop") var sixteen = 0
+    @ArchiveKey("aXbYc") var first = 0
+    @ArchiveKey("aZbYc") var second = 0
+    var values: [Int] { [one, seven, eight, nine, fourteen, fifteen, sixteen, first, second] }
 }
 
 /// corelibs' `NSKeyedArchiver` of the same fields: every object repeats its key strings, in hash order.

@@ -73,12 +73,19 @@ extension ArchiveRecordTable {
     }
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
-    /// container is an error, so checking one never recurses.
+    /// container is an error, so checking one never recurses. A short ASCII key, the usual one, is read without
+    /// the general parse.
     private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) -> BPlistIndex.Record {
         var record = slots[key]
-        if record.offset == 0 { record = try BPlistIndex.record(object: key, in: raw, trailer: trailer) }
+        if record.offset == 0 {
+            if let string = BPlistIndex.shortASCIIString(object: key, in: raw, trailer: trailer) {
+                store(string, at: key)
+                return string
+            }
+            record = try BPlistIndex.record(object: key, in: raw, trailer: trailer)
+            if record.kind.isString { store(record, at: key) }
+        }
         guard record.kind.isString else { throw ArchiveError.keyIsNotAString(key, kind: "\(record.kind)", in: object) }
-        if slots[key].offset == 0 { store(record, at: key) }
         return record
     }
 

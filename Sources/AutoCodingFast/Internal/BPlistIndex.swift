@@ -155,6 +155,34 @@
         return UInt32(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: Int(offset) + 1, width: valueWidth))
     }
 
+    /// The record of object `object` when it is a well-formed ASCII string of at most 14 bytes (marker 0x50 to
+    /// 0x5E, its bytes before the offset table, none above 0x7F); nil for anything else, which
+    /// ``record(object:in:trailer:)`` then parses (and refuses with its error). The check of
+    /// ``record(object:in:trailer:)`` for the usual dictionary key, without its dispatch on every marker:
+    /// swift-corelibs-foundation writes each key of each object as a string object of its own.
+    @inline(__always)
+    static func shortASCIIString(object: Int, in bytes: UnsafeRawBufferPointer, trailer: BPlistTrailer) -> Record? {
+        guard object >= 0, object < trailer.objectCount else { return nil }
+        let width = trailer.offsetIntSize
+        let offset = BPlistBytes.readUInt(bytes, at: trailer.offsetTableOffset &+ object &* width, width: width)
+        guard offset >= 8, offset < UInt64(trailer.offsetTableOffset) else { return nil }
+        let payload = Int(offset) &+ 1
+        let marker = bytes[payload &- 1]
+        let count = Int(marker & 0x0F)
+        // 16 bytes from a payload inside the object area are always readable (the 32-byte trailer follows it),
+        // so the string's bytes are checked in two loads, the bytes past it masked off.
+        guard marker & 0xF0 == 0x50, count != 0x0F, count <= trailer.offsetTableOffset &- payload,
+            payload &+ 16 <= bytes.count
+        else { return nil }
+        let bits = UInt64(truncatingIfNeeded: count &* 8)
+        let first = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: payload, as: UInt64.self))
+        let second = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: payload &+ 8, as: UInt64.self))
+        let firstMask: UInt64 = count >= 8 ? .max : (1 &<< bits) &- 1
+        let secondMask: UInt64 = count > 8 ? (1 &<< (bits &- 64)) &- 1 : 0
+        guard (first & firstMask | second & secondMask) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return Record(offset: payload, count: UInt32(truncatingIfNeeded: count), kind: .asciiString)
+    }
+
     /// Object `object`'s offset-table entry (`width` bytes), checked to point into the object area.
     @inline(__always)
     private static func objectOffset(

@@ -94,7 +94,7 @@ struct IndexRecords: RecordSource {
 
 extension BPlistIndex.Kind {
     /// An ASCII or UTF-16 string.
-    var isString: Bool { self == .asciiString || self == .utf16String }
+    @inline(__always) var isString: Bool { self == .asciiString || self == .utf16String }
 }
 
 // MARK: The keyed-entry lookup
