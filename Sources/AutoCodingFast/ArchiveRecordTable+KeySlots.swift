@@ -128,8 +128,11 @@ package final class ArchiveKeySlots {
         let n = Int(record.count)
         guard record.kind == .dictionary, n > 0 else { return nil }
         let hint = hints[k]
-        if hint.slot < n, table.ref(object, hint.slot) == hint.keyObject { return table.ref(object, n + hint.slot) }
-        if mappedObject != object { map(object, count: n, in: table) }
+        // An object already mapped (its first read missed the remembered slot) answers from the map.
+        if mappedObject != object {
+            if hint.slot < n, table.ref(object, hint.slot) == hint.keyObject { return table.ref(object, n + hint.slot) }
+            map(object, count: n, in: table)
+        }
         var slot = mapped[k]
         if slot == -1 { return nil }
         if slot == -2 {
