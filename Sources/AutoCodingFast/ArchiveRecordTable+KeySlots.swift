@@ -6,22 +6,18 @@
 /// slot (``ArchiveRecordTable/KeyHint``) is checked by one object-number comparison and no byte.
 /// swift-corelibs-foundation's writer repeats the key strings of every object, in its dictionary's hash order, so
 /// for such an object the keys asked so far are mapped to their slots in one pass over its keys, the first time a
-/// remembered slot misses: each key is hashed by its length and three of its bytes, found in a table of the
-/// class's keys, and compared by bytes once. (Its objects of one class do not share a key order: each dictionary
-/// it writes has its own hash seed.)
+/// remembered slot misses: each key is found by its signature (``KeySignatures``) and compared by bytes once.
+/// (Its objects of one class do not share a key order: each dictionary it writes has its own hash seed.)
 /// An object with a UTF-16 key falls back to the scan (``ArchiveRecordTable/entry(of:key:startingAt:)``).
 ///
 /// Not thread-safe; one per class and decode.
 package final class ArchiveKeySlots {
     /// The keys asked so far, in the order first asked.
     @exclusivity(unchecked) private(set) var keys: [String] = []
-    /// Each key's UTF-8 bytes, one after another in ``keyBytes`` from ``keyStarts``, and its ``signature``.
+    /// Each key's UTF-8 bytes, one after another in ``keyBytes`` from ``keyStarts``, and its signature.
     @exclusivity(unchecked) private var keyBytes: [UInt8] = []
     @exclusivity(unchecked) private var keyStarts: [Int] = []
-    @exclusivity(unchecked) private var signatures: [UInt64] = []
-    /// An open-addressed table from a signature's ``bucket(_:)`` to the index of a key with that signature; -1
-    /// for empty. Twice ``capacity`` buckets, so a probe ends after a few steps.
-    @exclusivity(unchecked) private var buckets = [Int8](repeating: -1, count: 2 * ArchiveKeySlots.capacity)
+    @exclusivity(unchecked) private var signatures = KeySignatures()
     /// Where each key was last found.
     @exclusivity(unchecked) private var hints: [ArchiveRecordTable.KeyHint] = []
     /// The entry after the one read last: where the next read's key usually is.
@@ -33,7 +29,7 @@ package final class ArchiveKeySlots {
     private let mapped = UnsafeMutablePointer<Int>.allocate(capacity: ArchiveKeySlots.capacity)
     /// Keys beyond this many are looked up by scanning: a decoder that asks for keys taken from the input (its
     /// `allKeys`) would otherwise make the search of the list, and the mapping, quadratic.
-    static let capacity = 64
+    static let capacity = KeySignatures.capacity
 
     /// No key asked yet.
     package init() { mapped.initialize(repeating: -1, count: Self.capacity) }
@@ -59,41 +55,23 @@ package final class ArchiveKeySlots {
         let start = keyBytes.count
         keyBytes.append(contentsOf: key.utf8)
         keyStarts.append(start)
-        let signature = keyBytes.withUnsafeBytes { Self.signature($0, at: start, count: keyBytes.count - start) }
-        signatures.append(signature)
-        var b = Self.bucket(signature)
-        while buckets[b] >= 0 { b = (b + 1) & (buckets.count - 1) }
-        buckets[b] = Int8(k)
+        signatures.append(keyBytes.withUnsafeBytes {
+            KeySignatures.signature($0, at: start, count: keyBytes.count - start)
+        })
         hints.append(ArchiveRecordTable.KeyHint())
         mappedObject = -1  // The map lacks the new key.
         return k
     }
 
-    /// A key's length and three of its bytes (first, middle, last): equal for equal keys, and for the keys of
-    /// one class almost always different, so that a probe compares bytes about once per key found.
-    @inline(__always)
-    private static func signature(_ bytes: UnsafeRawBufferPointer, at start: Int, count: Int) -> UInt64 {
-        guard count > 0 else { return 0 }
-        let first = UInt64(bytes[start]), middle = UInt64(bytes[start + count / 2])
-        let last = UInt64(bytes[start + count - 1])
-        return UInt64(truncatingIfNeeded: count) | first << 32 | middle << 40 | last << 48
-    }
-
-    /// The first bucket to probe for `signature` (its top bits after a multiplicative mix).
-    @inline(__always)
-    private static func bucket(_ signature: UInt64) -> Int {
-        Int(truncatingIfNeeded: (signature &* 0x9E37_79B9_7F4A_7C15) >> 57)
-    }
-
     /// Maps the keys asked so far to their slots in validated dictionary `object` of `n` entries: each of the
-    /// object's keys is hashed once and found in ``buckets``, its bytes compared once.
+    /// object's keys is found by its signature (``KeySignatures``), its bytes compared once.
     fileprivate func map(_ object: Int, count n: Int, in table: ArchiveRecordTable) {
         let keyCount = keys.count
         mapped.update(repeating: -1, count: keyCount)
         mappedObject = object
         var undecided = false
         let references = table.validated(object).offset
-        let raw = table.raw, refSize = table.refSize, mask = buckets.count - 1
+        let raw = table.raw, refSize = table.refSize
         for slot in 0..<n {
             // Keys were validated as strings with their dictionary, and their references as in range.
             let key = table.validated(Int(truncatingIfNeeded: BPlistBytes.readUInt(
@@ -103,19 +81,11 @@ package final class ArchiveKeySlots {
                 continue
             }
             let length = Int(key.count)
-            let signature = Self.signature(raw, at: key.offset, count: length)
-            var b = Self.bucket(signature)
-            while true {
-                let k = Int(buckets[b])
-                if k < 0 { break }
-                if signatures[k] == signature, mapped[k] < 0,
-                    keyBytes.withUnsafeBytes({ BPlistBytes.equal(raw, at: key.offset, $0, at: keyStarts[k], count: length) })
-                {
-                    mapped[k] = slot
-                    break
-                }
-                b = (b + 1) & mask
+            let found = signatures.first(KeySignatures.signature(raw, at: key.offset, count: length)) { k in
+                mapped[k] < 0
+                    && keyBytes.withUnsafeBytes { BPlistBytes.equal(raw, at: key.offset, $0, at: keyStarts[k], count: length) }
             }
+            if let found { mapped[found] = slot }
         }
         if undecided { for k in 0..<keyCount where mapped[k] < 0 { mapped[k] = -2 } }
     }
