@@ -18,7 +18,8 @@
 //
 // Oracles: no crash; each command's output ≤ 100 × the archive + 1 MiB; no control character from the archive in
 // `inspect`'s output; no archive text with a newline copied raw into codegen's Swift; each stage under
-// FUZZ_STAGE_SECONDS (1 s); libFuzzer's -timeout=1 and -rss_limit_mb / -malloc_limit_mb.
+// FUZZ_STAGE_SECONDS per FUZZ_STAGE_BYTES of archive (1 s per 128 KiB); libFuzzer's -timeout=1 and
+// -rss_limit_mb / -malloc_limit_mb.
 @testable import _AutoCodingCommands
 import AutoCodingCodegen
 import AutoCodingCore
@@ -104,10 +105,11 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
         stage("messages", input: n) { _ = try? MessageBody.text(bytes, options: commandOptions) }
     }
 
-    // encode: the JSON of the graph back to an archive.
+    // encode: the JSON of the graph back to an archive. Its budget counts the JSON it reads, which a graph of
+    // many references to one object makes several times the archive.
     if let graph {
-        stage("encode", input: n) {
-            let json = Array(graph.json(prettyPrinted: program.bool()).utf8)
+        let json = stage("encode's JSON", input: n) { Array(graph.json(prettyPrinted: program.bool()).utf8) }
+        stage("encode", input: max(n, json.count)) {
             guard Encode.isArchiveGraph(json) else { violated("encode", "the JSON of a graph is not recognised as a graph") }
             guard let back = try? ArchiveGraph(json: Data(json)) else { return }
             let archive = back.keyedArchive()

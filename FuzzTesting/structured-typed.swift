@@ -17,8 +17,8 @@
 // The commands' functions that build a graph and drop it are called only for acyclic graphs (a cyclic one would
 // leak and blur the memory oracle); for cyclic ones the same library calls are made and the graph freed.
 // Oracles: no crash; output ≤ 100 × the stream + 1 MiB per command; no control character from the stream in
-// `inspect`'s and `validate`'s text; writer output reads back; each stage under FUZZ_STAGE_SECONDS;
-// libFuzzer's -timeout=1 and memory limits.
+// `inspect`'s and `validate`'s text; writer output reads back; each stage under FUZZ_STAGE_SECONDS per
+// FUZZ_STAGE_BYTES of stream (1 s per 128 KiB); libFuzzer's -timeout=1 and memory limits.
 @testable import _AutoCodingCommands
 import AutoCodingCore
 import Foundation

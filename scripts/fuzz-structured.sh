@@ -27,7 +27,8 @@
 #
 # Oracles are libFuzzer's -timeout=1 (seconds per input), -rss_limit_mb=256 / -malloc_limit_mb=256 (512 under ASan,
 # whose shadow memory and quarantine count in the RSS), and the targets' own checks (an output budget of
-# 100 × the archive + 1 MiB per command, differential agreement): a violated oracle aborts with its message.
+# 100 × the archive + 1 MiB per command, a stage's CPU time within FUZZ_STAGE_SECONDS per FUZZ_STAGE_BYTES of input,
+# 1 s per 128 KiB, differential agreement): a violated oracle aborts with its message.
 # Corpora: .build-fuzz/corpus/structured-<target> (never committed); crashes: .build-fuzz/crashes/structured-<target>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
