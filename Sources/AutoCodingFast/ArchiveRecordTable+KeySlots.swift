@@ -82,8 +82,9 @@ package final class ArchiveKeySlots {
             }
             let length = Int(key.count)
             let found = signatures.first(KeySignatures.signature(raw, at: key.offset, count: length)) { k in
-                mapped[k] < 0
-                    && keyBytes.withUnsafeBytes { BPlistBytes.equal(raw, at: key.offset, $0, at: keyStarts[k], count: length) }
+                mapped[k] < 0 && keyBytes.withUnsafeBytes {
+                    BPlistBytes.equal(raw, at: key.offset, $0, at: keyStarts[k], count: length)
+                }
             }
             if let found { mapped[found] = slot }
         }

@@ -99,7 +99,8 @@ struct KeySlotTests {
     @Test func aKeyWithAByteAbove0x7FIsRefused() {
         for key in ["count", "a-key-longer-than-fourteen"] {
             var bytes = Self.archive([[("name", .string("a")), (key, .integer(1))]])
-            let marker: [UInt8] = key.utf8.count < 15 ? [0x50 | UInt8(key.utf8.count)] : [0x5F, 0x10, UInt8(key.utf8.count)]
+            let length = UInt8(key.utf8.count)
+            let marker: [UInt8] = length < 15 ? [0x50 | length] : [0x5F, 0x10, length]
             let pattern = marker + Array(key.utf8)
             guard let at = (0...(bytes.count - pattern.count)).first(where: {
                 Array(bytes[$0..<$0 + pattern.count]) == pattern
