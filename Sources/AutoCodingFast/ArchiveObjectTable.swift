@@ -19,6 +19,10 @@ package struct ArchiveObjectTable: ~Copyable {
         case value(ArchiveValue)
         /// An instance of the class at `classUID`, its fields at `start..<start + count` of the field arrays.
         case instance(classUID: ArchiveUID, start: Int, count: Int)
+        /// An instance of the class at `classUID` whose one field, `listKeys[key]` (`NS.objects`), is a list of
+        /// references: `elements[start..<start + count]`. A Swift array of strings or objects is written so, four
+        /// bytes an element, not as an `ArchiveValue` array allocated, reference counted and freed per list.
+        case list(classUID: ArchiveUID, key: UInt32, start: Int, count: Int)
     }
 
     /// In a ``MovableBuffer`` as the fields are: a table that grows to tens of megabytes is extended or remapped,
@@ -26,6 +30,10 @@ package struct ArchiveObjectTable: ~Copyable {
     private var entries = MovableBuffer<Entry>()
     private var keys = MovableBuffer<String>()
     private var values = MovableBuffer<ArchiveValue>()
+    /// The references of the `.list` entries.
+    private var elements = MovableBuffer<ArchiveUID>()
+    /// The distinct keys of the `.list` entries (one, `NS.objects`, in practice).
+    private var listKeys: [String] = []
     /// The entries of the strings appended by ``appendUniqued(_:)``, found by the string's own bits.
     private var stringEntries = ValueNumbers()
 
@@ -40,6 +48,7 @@ package struct ArchiveObjectTable: ~Copyable {
         entries.removeAll()
         keys.removeAll()
         values.removeAll()
+        elements.removeAll()
         stringEntries = ValueNumbers()
         entries.append(.value(.string(ArchiveKey.null)))
     }
@@ -52,6 +61,9 @@ package struct ArchiveObjectTable: ~Copyable {
 
     /// The number of instance fields, all instances together.
     var fieldCount: Int { keys.count }
+
+    /// The number of references in lists, all `.list` entries together: where the next list's elements start.
+    package var listElementCount: Int { elements.count }
 
     /// Room for `additional` more entries: the capacity at least doubles when it grows, so that many small
     /// reservations stay linear.
@@ -119,6 +131,34 @@ package struct ArchiveObjectTable: ~Copyable {
         fields.take(into: &keys, &values)
     }
 
+    /// Appends a reference to the list being written (see ``setList(_:classUID:key:from:)``).
+    package mutating func appendListElement(_ element: ArchiveUID) { elements.append(element) }
+
+    /// Takes back the references appended since ``listElementCount`` was `start`, as values.
+    package mutating func takeListElements(from start: Int) -> [ArchiveValue] {
+        defer { elements.removeSuffix(from: start) }
+        return listValues(start, elements.count - start)
+    }
+
+    /// Makes an entry an instance of the class at `classUID` whose one field, `key`, lists the references
+    /// appended since ``listElementCount`` was `start`.
+    package mutating func setList(_ uid: ArchiveUID, classUID: ArchiveUID, key: String, from start: Int) {
+        let count = elements.count - start
+        guard !Self.isClassKey(key) else {
+            return setInstance(uid, classUID: classUID, keys: [key], values: [.array(listValues(start, count))])
+        }
+        let index = listKeys.firstIndex { StringBytes.equal($0, key) } ?? {
+            listKeys.append(key)
+            return listKeys.count - 1
+        }()
+        entries[uid.index] = .list(classUID: classUID, key: UInt32(truncatingIfNeeded: index), start: start, count: count)
+    }
+
+    /// The references `elements[start..<start + count]` as values.
+    private func listValues(_ start: Int, _ count: Int) -> [ArchiveValue] {
+        (start..<start + count).map { .uid(elements[$0]) }
+    }
+
     /// Makes an entry an instance of the class at `classUID` with one field.
     package mutating func setInstance(_ uid: ArchiveUID, classUID: ArchiveUID, key: String, value: ArchiveValue) {
         guard !Self.isClassKey(key) else { return setInstance(uid, classUID: classUID, keys: [key], values: [value]) }
@@ -132,6 +172,8 @@ package struct ArchiveObjectTable: ~Copyable {
         switch entries[uid.index] {
         case .instance(_, let start, let count):
             entries[uid.index] = .instance(classUID: classUID, start: start, count: count)
+        case .list(_, let key, let start, let count):
+            entries[uid.index] = .list(classUID: classUID, key: key, start: start, count: count)
         case .value(.dictionary(var fields)) where fields[ArchiveKey.class] != nil:
             fields[ArchiveKey.class] = .uid(classUID)
             entries[uid.index] = .value(.dictionary(fields))
@@ -148,6 +190,10 @@ package struct ArchiveObjectTable: ~Copyable {
             let fields = start..<start + count
             guard let i = fields.first(where: { StringBytes.equal(keys[$0], key) }) else { return false }
             values[i] = value
+        case .list(let classUID, let listKey, _, _):
+            // Written as an instance of one field from then on.
+            guard StringBytes.equal(listKeys[Int(listKey)], key) else { return false }
+            setInstance(uid, classUID: classUID, key: key, value: value)
         case .value(.dictionary(var fields)) where fields[key] != nil:
             fields[key] = value
             entries[uid.index] = .value(.dictionary(fields))
@@ -169,16 +215,22 @@ package struct ArchiveObjectTable: ~Copyable {
             for i in start..<start + count { fields[keys[i]] = values[i] }
             fields[ArchiveKey.class] = .uid(classUID)
             return .dictionary(fields)
+        case .list(let classUID, let key, let start, let count):
+            return .dictionary([listKeys[Int(key)]: .array(listValues(start, count)), ArchiveKey.class: .uid(classUID)])
         }
     }
 
-    /// The entries and the instances' field keys and values, read in place, for the writer.
+    /// The entries, the instances' field keys and values, and the lists' keys and references, read in place, for
+    /// the writer.
     func withStorage<R>(
-        _ body: (UnsafeBufferPointer<Entry>, UnsafeBufferPointer<String>, UnsafeBufferPointer<ArchiveValue>) -> R
+        _ body: (UnsafeBufferPointer<Entry>, UnsafeBufferPointer<String>, UnsafeBufferPointer<ArchiveValue>,
+                 [String], UnsafeBufferPointer<ArchiveUID>) -> R
     ) -> R {
         entries.withUnsafeBufferPointer { entries in
             keys.withUnsafeBufferPointer { keys in
-                values.withUnsafeBufferPointer { values in body(entries, keys, values) }
+                values.withUnsafeBufferPointer { values in
+                    elements.withUnsafeBufferPointer { elements in body(entries, keys, values, listKeys, elements) }
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import AutoCoding
 import Foundation
+import OrderedCollections
 import Testing
 import _AutoCodingTestSupport
 
@@ -69,6 +70,37 @@ import _AutoCodingTestSupport
             return
         }
         #expect(linked === decodedParent)
+    }
+
+    /// Arrays and sets of strings and of objects keep their references in the table's list storage (a `.list`
+    /// entry), other lists an array value: both write the bytes of the value tree, in the same order, whatever
+    /// nests in them, and read back.
+    @Test func listsInTheTablesListStorageWriteTheBytesOfTheirArchive() throws {
+        let ann = Person(name: "Ann", age: 30)
+        let value = Lists(
+            names: ["a", "b", "a"], people: [ann, Person(name: "Bob", age: 41, friends: [ann]), ann],
+            nested: [["x"], [], ["y", "z"]], numbers: [1, 2], set: ["s"], ordered: ["o", "p"], empty: [],
+            mutable: FormedNote())
+        let encoder = KeyedArchiveEncoder()
+        let bytes = try encoder.encodeBytes(value)
+        #expect(bytes == (try encoder.encodeArchive(value).binaryPlist()))
+        let decoded = try KeyedArchiveDecoder().decode(Lists.self, from: bytes)
+        #expect(decoded.names == value.names && decoded.nested == value.nested && decoded.numbers == value.numbers)
+        #expect(decoded.set == value.set && decoded.ordered == value.ordered && decoded.empty.isEmpty)
+        #expect(decoded.people.map(\.name) == ["Ann", "Bob", "Ann"] && decoded.people[0] === decoded.people[2])
+        #expect(decoded.people[1].friends.first === decoded.people[0])
+        // An ordered set keys its elements one by one; `@ArchiveAs` renames a list's class.
+        let graph = try ArchiveGraph(bytes: bytes)
+        guard case .object(let root) = graph.roots["root"], case .object(let ordered) = root["ordered"],
+            case .object(let names) = root["names"], case .object(let formed) = root["mutable"],
+            case .object(let tags) = formed["tags"]
+        else {
+            Issue.record("no root instance")
+            return
+        }
+        #expect(Array(ordered.fields.keys) == ["NS.object.0", "NS.object.1"])
+        #expect(names.archiveClass.name == "NSArray" && tags.archiveClass.name == "NSMutableArray")
+        #expect(tags["NS.objects"]?.elements?.map(\.string) == ["a"])
     }
 
     /// The encoder reuses one instance's field list for the next; a container an `encode(to:)` kept must not be
@@ -228,4 +260,17 @@ private struct ClassNamedField: Encodable {
         try container.encode(2, forKey: .klass)
         try container.encode(3, forKey: .b)
     }
+}
+
+/// Lists of every kind the encoder writes: strings, objects (shared), lists of lists, numbers, a set, an ordered
+/// set, an empty list, and a list whose class `@ArchiveAs` renames.
+private struct Lists: Codable {
+    var names: [String]
+    var people: [Person]
+    var nested: [[String]]
+    var numbers: [Int]
+    var set: Set<String>
+    var ordered: OrderedSet<String>
+    var empty: [String]
+    var mutable: FormedNote
 }

@@ -44,30 +44,40 @@ enum FoundationClass {
 /// Swift arrays, sets and ordered sets archive as lists (`NS.objects`, or `NS.object.N` for NSOrderedSet).
 /// Elements are encoded through the generic entry point, so no element is boxed in an existential.
 protocol _ArchiveListEncodable {
-    /// The references to the elements; `path` is the list's coding path, made only if an element needs it.
-    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue]
+    /// The references to the elements (``EncodingContext/encodeElements(_:flat:codingPathNode:)``); `path` is the
+    /// list's coding path, made only if an element needs it.
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> EncodedElements
     var _archiveListClass: ArchiveClass { get }
 }
 
 extension Array: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(self, codingPathNode: path)
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> EncodedElements {
+        try context.encodeElements(self, flat: true, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.array }
 }
 
 extension Set: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(Array(self), codingPathNode: path)
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> EncodedElements {
+        try context.encodeElements(Array(self), flat: true, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.set }
 }
 
 extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
-    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> [ArchiveValue] {
-        try context.encodeElements(elements, codingPathNode: path)
+    func _archiveElements(_ context: EncodingContext, _ path: () -> CodingPathNode) throws -> EncodedElements {
+        // NSOrderedSet keys each element (`NS.object.0` ...), so its elements are values, not one list.
+        try context.encodeElements(elements, flat: false, codingPathNode: path)
     }
     var _archiveListClass: ArchiveClass { FoundationClass.orderedSet }
+}
+
+/// A list's element references as ``EncodingContext/encodeElements(_:flat:codingPathNode:)`` gives them.
+enum EncodedElements {
+    /// Appended to the table's list references from this index on (``ArchiveTableBuilder/appendList(_:key:from:)``).
+    case flat(start: Int)
+    /// As values.
+    case values([ArchiveValue])
 }
 
 /// Swift dictionaries archive as `NSDictionary` with `NS.keys` and `NS.objects`, whatever the key type.

@@ -98,6 +98,24 @@ final class ArchiveTableBuilder {
         return uid
     }
 
+    /// Where the next list's references start in the table (``appendListElement(_:)``).
+    var listElementCount: Int { table.listElementCount }
+
+    /// Appends a reference to the list being written: the elements of one list follow each other, so nothing
+    /// that writes another list may run between its first element and ``appendList(_:key:from:)``.
+    func appendListElement(_ uid: ArchiveUID) { table.appendListElement(uid) }
+
+    /// Takes back the references appended since ``listElementCount`` was `start`, as values.
+    func takeListElements(from start: Int) -> [ArchiveValue] { table.takeListElements(from: start) }
+
+    /// Appends an instance of `archiveClass` whose one field, `key`, lists the references appended since
+    /// ``listElementCount`` was `start`.
+    func appendList(_ archiveClass: ArchiveClass, key: String, from start: Int) -> ArchiveUID {
+        let uid = reserve()
+        table.setList(uid, classUID: classUID(archiveClass), key: key, from: start)
+        return uid
+    }
+
     /// Appends an instance of `archiveClass` with `fields` (the `$class` entry is added last).
     func appendInstance(_ archiveClass: ArchiveClass, _ fields: OrderedDictionary<String, ArchiveValue>) -> ArchiveUID {
         let uid = reserve()

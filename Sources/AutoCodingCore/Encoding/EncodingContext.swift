@@ -145,25 +145,32 @@ final class EncodingContext {
 
     /// The references to a list's elements, as ``encodeReference(_:codingPathNode:)`` gives them one by one. The
     /// element type's kind is looked up once: strings and class instances, the common elements, skip the
-    /// per-element dispatch. The array is read by index: this code runs unspecialized, where an iterator (or any
-    /// `E?`) costs a protocol call or a metadata lookup per element.
-    func encodeElements<E: Encodable>(_ list: [E], codingPathNode: () -> CodingPathNode) throws -> [ArchiveValue] {
-        var elements: [ArchiveValue] = []
-        elements.reserveCapacity(list.count)
+    /// per-element dispatch and go straight into the table's list references (encoding one writes no other list
+    /// meanwhile), given back as values unless `flat`. The array is read by index: this code runs unspecialized,
+    /// where an iterator (or any `E?`) costs a protocol call or a metadata lookup per element.
+    func encodeElements<E: Encodable>(_ list: [E], flat: Bool, codingPathNode: () -> CodingPathNode) throws
+        -> EncodedElements
+    {
+        let start = builder.listElementCount
         let kind = kinds.kind(of: E.self)
         switch kind {
         case .scalar where E.self == String.self:
-            for i in 0..<list.count { elements.append(.uid(builder.append(.string(unsafeBitCast(list[i], to: String.self))))) }
+            for i in 0..<list.count {
+                builder.appendListElement(builder.append(.string(unsafeBitCast(list[i], to: String.self))))
+            }
         case .object(isClass: true):
             for i in 0..<list.count {
                 let element = list[i]
-                elements.append(.uid(reference(to: element, ClassReferences.object(element))))
+                builder.appendListElement(reference(to: element, ClassReferences.object(element)))
             }
         default:
+            var elements: [ArchiveValue] = []
+            elements.reserveCapacity(list.count)
             let path = codingPathNode()
             for i in 0..<list.count { elements.append(try encodeReference(list[i], kind: kind, codingPathNode: path)) }
+            return .values(elements)
         }
-        return elements
+        return flat ? .flat(start: start) : .values(builder.takeListElements(from: start))
     }
 
     private func encodeList<L: _ArchiveListEncodable, T>(_ type: L.Type, _ value: T, _ path: () -> CodingPathNode) throws
@@ -171,7 +178,11 @@ final class EncodingContext {
     {
         precondition(L.self == T.self)
         let list = unsafeBitCast(value, to: L.self)  // T is L: no runtime cast needed.
-        let elements = try list._archiveElements(self, path)
+        let elements: [ArchiveValue]
+        switch try list._archiveElements(self, path) {
+        case .flat(let start): return builder.appendList(list._archiveListClass, key: FoundationKey.objects, from: start)
+        case .values(let values): elements = values
+        }
         if list._archiveListClass == FoundationClass.orderedSet {
             // NSOrderedSet keys each element: NS.object.0, NS.object.1 …
             var fields = OrderedDictionary<String, ArchiveValue>(minimumCapacity: elements.count)
@@ -412,14 +423,16 @@ final class EncodingContext {
         return model
     }
 
-    /// The `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``.
-    private var coveredTypes: Set<ObjectIdentifier> = []
+    /// The first 16 `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``, searched
+    /// in order as ``instanceTypes`` is (a `Set` hashed the identifier with SipHash: 345 instructions per object,
+    /// 2 % of a W1 encode); a class beyond them is checked again each time, which gives the same answer.
+    @exclusivity(unchecked) private var coveredTypes: [ObjectIdentifier] = []
 
     /// Refuses an object of a subclass that has stored properties of its own but no `@AutoCoding` (it inherits
     /// its superclass's table, so they would be silently left out), naming the property. Once per class.
     func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
         let id = ObjectIdentifier(Swift.type(of: object))
-        if coveredTypes.contains(id) { return }
+        for covered in coveredTypes where covered == id { return }
         var mirror: Mirror? = Mirror(reflecting: object)
         var current: AnyClass? = Swift.type(of: object)
         while let level = mirror, let cls = current, let model = cls as? any AutoCodingObject.Type,
@@ -436,7 +449,7 @@ final class EncodingContext {
             mirror = level.superclassMirror
             current = _getSuperclass(cls)
         }
-        coveredTypes.insert(id)
+        if coveredTypes.count < 16 { coveredTypes.append(id) }
     }
 
     private func nsValue(_ special: Int, _ key: String, _ text: String) -> ArchiveUID {

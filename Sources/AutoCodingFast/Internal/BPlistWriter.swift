@@ -97,8 +97,9 @@ struct BPlistWriter {
     private static func keyedArchive(
         archiver: String, top: OrderedDictionary<String, ArchiveValue>, objects table: borrowing ArchiveObjectTable
     ) -> BPlistWriter {
-        // Two references per field and per `$class`, and some for the lists' elements.
-        var writer = BPlistWriter(references: 2 * (table.fieldCount + table.count) + table.count)
+        // Two references per field and per `$class`, one per list element, and some for other lists' elements.
+        var writer = BPlistWriter(
+            references: 2 * (table.fieldCount + table.count) + table.count + table.listElementCount)
         // Up to about half the entries of an archive are distinct strings (corelibs' W1-10k: 39,183 of 89,188);
         // more grow the table.
         writer.strings.reserve(table.count / 2)
@@ -122,7 +123,7 @@ struct BPlistWriter {
         var classKey = -1
         var keyNumbers = ClassKeyNumbers(entries: table.count)
         // The table's arrays are read in place: no copy (and retain) of each entry, key and value.
-        table.withStorage { entries, keys, values in
+        table.withStorage { entries, keys, values, listKeys, listElements in
             for (i, entry) in entries.enumerated() {
                 switch entry {
                 case .value(let value):
@@ -143,6 +144,20 @@ struct BPlistWriter {
                     if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
                     writer.refs[fields + count] = classKey
                     writer.refs[fields + 2 * count + 1] = writer.flattenUID(classUID)
+                case .list(let classUID, let key, let start, let count):
+                    // Numbered as the instance of one field holding an array of UIDs would be.
+                    writer.refs[elements + i] = writer.objects.count
+                    let fields = writer.beginContainer(dictionary: true, count: 2)
+                    let cached = keyNumbers.start(classUID)
+                    writer.refs[fields] = keyNumbers.number(of: listKeys[Int(key)], at: 0, in: cached) {
+                        writer.flattenString($0)
+                    }
+                    writer.refs[fields + 2] = writer.objects.count
+                    let list = writer.beginContainer(dictionary: false, count: count)
+                    for j in 0..<count { writer.refs[list + j] = writer.flattenUID(listElements[start + j]) }
+                    if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
+                    writer.refs[fields + 1] = classKey
+                    writer.refs[fields + 3] = writer.flattenUID(classUID)
                 }
             }
         }

@@ -74,6 +74,14 @@ struct MovableBuffer<Element>: ~Copyable {
         count -= 1
     }
 
+    /// Removes the elements from `index` (at most ``count``) on, and keeps the storage.
+    mutating func removeSuffix(from index: Int) {
+        precondition(index >= 0 && index <= count, "MovableBuffer index out of range")
+        guard let base else { return }
+        (base + index).deinitialize(count: count - index)
+        count = index
+    }
+
     /// Removes every element and keeps the storage. Each element is moved out and dropped, so that a caller whose
     /// `Element` is concrete destroys it inline; `deinitialize(count:)` would call the runtime's
     /// `swift_arrayDestroy`, a value-witness call per element (18 M instructions for a 10,000-person table).
