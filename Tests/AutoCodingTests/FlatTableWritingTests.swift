@@ -118,6 +118,21 @@ import _AutoCodingTestSupport
         #expect(elements.map { $0.object?["tag"]?.int } == [1, 2, 3])
     }
 
+    /// The encoder of one object serves the next when nothing kept it; an encoder an `encode(to:)` kept is not
+    /// reused, so it still describes its own object afterwards.
+    @Test func aKeptEncoderIsNotReusedForTheNextObject() throws {
+        let kept = KeptEncoders()
+        let bytes = try KeyedArchiveEncoder().encodeBytes([KeepsEncoder(kept: kept, tag: 1), KeepsEncoder(kept: kept, tag: 2)])
+        #expect(kept.encoders.count == 2 && (kept.encoders[0] as AnyObject) !== (kept.encoders[1] as AnyObject))
+        #expect(kept.encoders.map { $0.codingPath.map(\.stringValue) } == kept.paths)
+        let graph = try ArchiveGraph(bytes: bytes)
+        guard case .object(let list) = graph.roots["root"], let elements = list.fields["NS.objects"]?.elements else {
+            Issue.record("no root list")
+            return
+        }
+        #expect(elements.map { $0.object?["tag"]?.int } == [1, 2])
+    }
+
     /// A string is archived once however often it is encoded, as `NSKeyedArchiver` archives an object once; equal
     /// strings in separate storage stay separate entries, as two equal `NSString` objects do in Apple's archives.
     @Test func aStringEncodedTwiceIsOneEntry() throws {
@@ -214,6 +229,27 @@ private struct EquivalentKeys: Codable, Equatable {
 /// Where ``Leaky`` keeps the container of the instance before.
 private final class KeptContainer {
     var container: KeyedEncodingContainer<Leaky.Key>?
+}
+
+/// The encoders ``KeepsEncoder`` kept, with their coding paths when they were handed over.
+private final class KeptEncoders {
+    var encoders: [any Encoder] = []
+    var paths: [[String]] = []
+}
+
+/// A class whose `encode(to:)` keeps its encoder.
+private final class KeepsEncoder: Encodable {
+    enum Key: String, CodingKey { case tag }
+    let kept: KeptEncoders
+    let tag: Int
+    init(kept: KeptEncoders, tag: Int) { (self.kept, self.tag) = (kept, tag) }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(tag, forKey: .tag)
+        kept.encoders.append(encoder)
+        kept.paths.append(encoder.codingPath.map(\.stringValue))
+    }
 }
 
 /// A class whose `encode(to:)` writes through the container the previous instance kept, then keeps its own.

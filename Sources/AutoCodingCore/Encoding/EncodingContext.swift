@@ -128,7 +128,10 @@ final class EncodingContext {
             }
             return try encodeCoding(coding, codingPathNode: codingPathNode)
         case .object(let isClass):
-            guard isClass else { return try encodeInstance(value, into: nil, codingPathNode: codingPathNode) }
+            guard isClass else {
+                var spare: _ArchiveEncoder?  // A struct is encoded where it is met, with an encoder of its own.
+                return try encodeInstance(value, into: nil, codingPathNode: codingPathNode, spare: &spare)
+            }
             return .uid(reference(to: value, ClassReferences.object(value)))
         }
     }
@@ -293,9 +296,12 @@ final class EncodingContext {
 
     /// Encodes queued objects (Codable class instances, ``ArchiveCoding`` objects, graph objects) until none is left.
     func drain() throws {
+        // The encoder of the last instance, for the next one when nothing kept it: one allocation per drain, not
+        // per object. Held here, not by the context, which it references.
+        var spare: _ArchiveEncoder?
         while true {
             if let next = pending.popLast() {
-                _ = try encodeInstance(next.value, into: next.uid, codingPathNode: next.codingPathNode)
+                _ = try encodeInstance(next.value, into: next.uid, codingPathNode: next.codingPathNode, spare: &spare)
             } else if let next = codingQueue.popLast() {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)
@@ -331,10 +337,20 @@ final class EncodingContext {
 
     /// Runs `value.encode(to:)` and stores what it wrote: an instance with fields, an instance with an
     /// `NS.objects` list, or, for single-value types, the value itself.
-    private func encodeInstance(_ value: any Encodable, into reserved: ArchiveUID?, codingPathNode: CodingPathNode)
-        throws -> ArchiveValue
-    {
-        let encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
+    /// `spare`, when given, is an encoder to reuse, and takes this one back if nothing else holds it.
+    private func encodeInstance(
+        _ value: any Encodable, into reserved: ArchiveUID?, codingPathNode: CodingPathNode,
+        spare: inout _ArchiveEncoder?
+    ) throws -> ArchiveValue {
+        var encoder: _ArchiveEncoder
+        if let reused = spare.take() {
+            encoder = reused
+            encoder.codingPathNode = codingPathNode
+            encoder.storage = .none
+        } else {
+            encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
+        }
+        defer { if isKnownUniquelyReferenced(&encoder) { spare = encoder } }
         if let model = autoCodingModel(of: value) {
             try model.encodeWithHooks(value, to: encoder, context: self, codingPathNode: codingPathNode)
         } else {

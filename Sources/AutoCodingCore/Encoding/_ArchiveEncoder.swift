@@ -11,9 +11,11 @@ final class _ArchiveEncoder: Encoder {
     }
 
     let context: EncodingContext
-    let codingPathNode: CodingPathNode
+    /// Set again when the encoder is reused for the next object (``EncodingContext/drain()``).
+    @exclusivity(unchecked) var codingPathNode: CodingPathNode
     var codingPath: [any CodingKey] { codingPathNode.path }
-    var storage: Storage = .none
+    /// Confined to one encode on one thread, as ``EncodingContext``'s variables are: no exclusivity check.
+    @exclusivity(unchecked) var storage: Storage = .none
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     init(context: EncodingContext, codingPathNode: CodingPathNode) {
