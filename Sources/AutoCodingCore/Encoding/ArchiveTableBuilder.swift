@@ -94,8 +94,13 @@ final class ArchiveTableBuilder {
     /// Appends an instance of `archiveClass` with one field.
     func appendInstance(_ archiveClass: ArchiveClass, key: String, value: ArchiveValue) -> ArchiveUID {
         let uid = reserve()
-        table.setInstance(uid, classUID: classUID(archiveClass), key: key, value: value)
+        fillInstance(uid, classUID: classUID(archiveClass), key: key, value: value)
         return uid
+    }
+
+    /// Fills a reserved entry with an instance of one field whose class descriptor is already written.
+    func fillInstance(_ uid: ArchiveUID, classUID: ArchiveUID, key: String, value: ArchiveValue) {
+        table.setInstance(uid, classUID: classUID, key: key, value: value)
     }
 
     /// Where the next list's references start in the table (``appendListElement(_:)``).
@@ -108,12 +113,10 @@ final class ArchiveTableBuilder {
     /// Takes back the references appended since ``listElementCount`` was `start`, as values.
     func takeListElements(from start: Int) -> [ArchiveValue] { table.takeListElements(from: start) }
 
-    /// Appends an instance of `archiveClass` whose one field, `key`, lists the references appended since
-    /// ``listElementCount`` was `start`.
-    func appendList(_ archiveClass: ArchiveClass, key: String, from start: Int) -> ArchiveUID {
-        let uid = reserve()
-        table.setList(uid, classUID: classUID(archiveClass), key: key, from: start)
-        return uid
+    /// Fills a reserved entry with an instance, whose class descriptor is already written, of one field, `key`,
+    /// listing the references appended since ``listElementCount`` was `start`.
+    func fillList(_ uid: ArchiveUID, classUID: ArchiveUID, key: String, from start: Int) {
+        table.setList(uid, classUID: classUID, key: key, from: start)
     }
 
     /// Appends an instance of `archiveClass` with `fields` (the `$class` entry is added last).

@@ -33,10 +33,10 @@ final class EncodingContext {
         var key: String
         var object: AnyObject
     }
-    var conditionals: [Conditional] = []
+    @exclusivity(unchecked) var conditionals: [Conditional] = []
     /// Conditionals written into an object's fields through `encode(to:)`, by the storage they wait in until
     /// the object's entry is filled (then they name it as their owner).
-    private var conditionalStorages: [ObjectIdentifier: [Int]] = [:]
+    @exclusivity(unchecked) private var conditionalStorages: [ObjectIdentifier: [Int]] = [:]
 
     /// `encodeConditionalObject:` for a field written through `encode(to:)` (``ArchiveForm/conditional``):
     /// `$null` now, a reference at the end if `object` is archived unconditionally.
@@ -78,6 +78,12 @@ final class EncodingContext {
         classUIDs[id] = uid
         return uid
     }
+
+    /// The UIDs of the list types' class descriptors (NSArray, NSSet ...), by list type, and of NSDate's: found
+    /// in ``ArchiveTableBuilder/classUID(_:)`` by comparing class names and chains, they cost 100 to 250
+    /// instructions a list or date.
+    @exclusivity(unchecked) private var listClassUIDs = IdentityTable()
+    @exclusivity(unchecked) private var dateClassUID: ArchiveUID?
 
     /// How `type` encodes (cached per type).
     func encodeKind<T>(of type: T.Type) -> EncodeKind { kinds.kind(of: type) }
@@ -158,13 +164,19 @@ final class EncodingContext {
         let kind = kinds.kind(of: E.self)
         switch kind {
         case .scalar where E.self == String.self:
-            for i in 0..<list.count {
-                builder.appendListElement(builder.append(.string(unsafeBitCast(list[i], to: String.self))))
-            }
-        case .object(isClass: true):
-            for i in 0..<list.count {
-                let element = list[i]
-                builder.appendListElement(reference(to: element, ClassReferences.object(element)))
+            // Read as the `[String]` it is, whose elements are read without a value-witness copy each.
+            for string in unsafeBitCast(list, to: [String].self) { builder.appendListElement(builder.append(.string(string))) }
+        case .object(isClass: true) where MemoryLayout<E>.size == MemoryLayout<AnyObject>.size:
+            // Elements of a class type are single references, as `AnyObject`'s are (anything wider takes the
+            // general path): an element already archived is found by identity without copying it out as an `E`
+            // and boxing it as `any Encodable`.
+            let objects = unsafeBitCast(list, to: [AnyObject].self)
+            for i in 0..<objects.count {
+                if let uid = builder.uid(of: objects[i]) {
+                    builder.appendListElement(uid)
+                } else {
+                    builder.appendListElement(reference(to: list[i], objects[i]))
+                }
             }
         default:
             var elements: [ArchiveValue] = []
@@ -183,8 +195,15 @@ final class EncodingContext {
         let list = unsafeBitCast(value, to: L.self)  // T is L: no runtime cast needed.
         let elements: [ArchiveValue]
         switch try list._archiveElements(self, path) {
-        case .flat(let start): return builder.appendList(list._archiveListClass, key: FoundationKey.objects, from: start)
-        case .values(let values): elements = values
+        case .flat(let start):
+            let uid = builder.reserve()
+            let id = ObjectIdentifier(L.self)
+            let classUID = listClassUIDs[id] ?? builder.classUID(list._archiveListClass)
+            listClassUIDs[id] = classUID
+            builder.fillList(uid, classUID: classUID, key: FoundationKey.objects, from: start)
+            return uid
+        case .values(let values):
+            elements = values
         }
         if list._archiveListClass == FoundationClass.orderedSet {
             // NSOrderedSet keys each element: NS.object.0, NS.object.1 …
@@ -300,8 +319,10 @@ final class EncodingContext {
         // per object. Held here, not by the context, which it references.
         var spare: _ArchiveEncoder?
         while true {
-            if let next = pending.popLast() {
-                _ = try encodeInstance(next.value, into: next.uid, codingPathNode: next.codingPathNode, spare: &spare)
+            if !pending.isEmpty {
+                // Taken apart as it is removed: `popLast()`'s optional tuple was copied out and destroyed.
+                let (value, uid, codingPathNode) = pending.removeLast()
+                _ = try encodeInstance(value, into: uid, codingPathNode: codingPathNode, spare: &spare)
             } else if let next = codingQueue.popLast() {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)
@@ -522,7 +543,11 @@ final class EncodingContext {
 
     /// An `NSDate`: its `NS.time`.
     private func encodeDate(_ date: Date) -> ArchiveUID {
-        builder.appendInstance(FoundationClass.date, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+        let uid = builder.reserve()
+        let classUID = dateClassUID ?? builder.classUID(FoundationClass.date)
+        dateClassUID = classUID
+        builder.fillInstance(uid, classUID: classUID, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+        return uid
     }
 
     /// Instances of Foundation classes for Swift types that map to them.
