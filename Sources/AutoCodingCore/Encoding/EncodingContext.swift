@@ -542,7 +542,7 @@ final class EncodingContext {
     }
 
     /// An `NSDate`: its `NS.time`.
-    private func encodeDate(_ date: Date) -> ArchiveUID {
+    func encodeDate(_ date: Date) -> ArchiveUID {
         let uid = builder.reserve()
         let classUID = dateClassUID ?? builder.classUID(FoundationClass.date)
         dateClassUID = classUID

@@ -33,6 +33,32 @@ public enum AutoCodingSupport {
         try writer.write(value, key: key)
     }
 
+    /// Writes a `String` property (chosen over the generic overload by type): a referenced string entry, as the
+    /// generic one writes it, without its tests of the value's type.
+    public static func encode(_ value: String, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
+    }
+
+    /// Writes an `Int` property in place, as the generic overload would.
+    public static func encode(_ value: Int, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
+    }
+
+    /// Writes a `Double` property in place, as the generic overload would.
+    public static func encode(_ value: Double, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
+    }
+
+    /// Writes a `Bool` property in place, as the generic overload would.
+    public static func encode(_ value: Bool, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
+    }
+
+    /// Writes a `Date` property as an `NSDate`, as the generic overload would.
+    public static func encode(_ value: Date, to writer: inout AutoCodingWriter, key: String) throws {
+        try writer.write(value, key: key)
+    }
+
     /// Writes an optional property; `nil` writes `$null`, as Apple's `encodeObject:nil forKey:` does (so that
     /// Foundation's `decodeObject(forKey:)` finds the key). ``ArchiveForm/omitWhenNil`` leaves the key out.
     public static func encode<T: Encodable>(_ value: T?, to writer: inout AutoCodingWriter, key: String) throws {

@@ -35,18 +35,47 @@ public struct AutoCodingWriter {
 
     /// Writes a property, as `encode(_:forKey:)` would.
     func write<T: Encodable>(_ value: T, key: String) throws {
-        guard let fast else {
-            if case .fallback(let fallback) = target {
-                try fallback.container.encode(value, forKey: AutoCodingKey(key))
-            }
-            return
-        }
+        guard let fast else { return try fallbackWrite(value, key: key) }
         let field = try fast.context._withUnsafeGuaranteedRef { context in
             try context.fieldValue(value) {
                 fast.archive._withUnsafeGuaranteedRef { $0.codingPathNode.appending(ArchiveCodingKey(key)) }
             }
         }
         fast.storage._withUnsafeGuaranteedRef { $0.fields[key] = field }
+    }
+
+    /// Writes a string, as the generic `write(_:key:)` would, without testing the value's type.
+    func write(_ value: String, key: String) throws {
+        guard let fast else { return try fallbackWrite(value, key: key) }
+        let uid = fast.context._withUnsafeGuaranteedRef { $0.builder.append(.string(value)) }
+        fast.storage._withUnsafeGuaranteedRef { $0.fields[key] = .uid(uid) }
+    }
+
+    /// Writes an integer in place, as the generic `write(_:key:)` would.
+    func write(_ value: Int, key: String) throws { try write(inline: .integer(Int64(value)), value, key: key) }
+
+    /// Writes a real in place, as the generic `write(_:key:)` would.
+    func write(_ value: Double, key: String) throws { try write(inline: .real(value), value, key: key) }
+
+    /// Writes a boolean in place, as the generic `write(_:key:)` would.
+    func write(_ value: Bool, key: String) throws { try write(inline: .bool(value), value, key: key) }
+
+    /// Writes a date as an `NSDate`, as the generic `write(_:key:)` would.
+    func write(_ value: Date, key: String) throws {
+        guard let fast else { return try fallbackWrite(value, key: key) }
+        let uid = fast.context._withUnsafeGuaranteedRef { $0.encodeDate(value) }
+        fast.storage._withUnsafeGuaranteedRef { $0.fields[key] = .uid(uid) }
+    }
+
+    /// Writes `field`, the archived form of `value`, or `value` through another encoder's container.
+    private func write<T: Encodable>(inline field: ArchiveValue, _ value: T, key: String) throws {
+        guard let fast else { return try fallbackWrite(value, key: key) }
+        fast.storage._withUnsafeGuaranteedRef { $0.fields[key] = field }
+    }
+
+    /// Writes `value` through another encoder's keyed container.
+    private func fallbackWrite<T: Encodable>(_ value: T, key: String) throws {
+        if case .fallback(let fallback) = target { try fallback.container.encode(value, forKey: AutoCodingKey(key)) }
     }
 
     /// Writes `$null`, as `encodeNil(forKey:)` would.
