@@ -123,9 +123,12 @@ struct BPlistWriter {
         var classKey = -1
         var keyNumbers = ClassKeyNumbers(entries: table.count)
         // The table's arrays are read in place: no copy (and retain) of each entry, key and value.
+        // A number is computed before the reference slot it goes to is named: `writer.refs[i] = writer.f()`
+        // loads (and retains) `refs` before the mutating call and releases it after, per reference.
         table.withStorage { entries, keys, values, listKeys, listElements in
-            for (i, entry) in entries.enumerated() {
-                switch entry {
+            // By index, each entry read in place (`enumerated()` copied each one out).
+            for i in 0..<entries.count {
+                switch entries[i] {
                 case .value(let value):
                     let number = writer.flattenAny(value)
                     writer.refs[elements + i] = number
@@ -143,21 +146,27 @@ struct BPlistWriter {
                     }
                     if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
                     writer.refs[fields + count] = classKey
-                    writer.refs[fields + 2 * count + 1] = writer.flattenUID(classUID)
+                    let classNumber = writer.flattenUID(classUID)
+                    writer.refs[fields + 2 * count + 1] = classNumber
                 case .list(let classUID, let key, let start, let count):
                     // Numbered as the instance of one field holding an array of UIDs would be.
                     writer.refs[elements + i] = writer.objects.count
                     let fields = writer.beginContainer(dictionary: true, count: 2)
                     let cached = keyNumbers.start(classUID)
-                    writer.refs[fields] = keyNumbers.number(of: listKeys[Int(key)], at: 0, in: cached) {
+                    let keyNumber = keyNumbers.number(of: listKeys[Int(key)], at: 0, in: cached) {
                         writer.flattenString($0)
                     }
+                    writer.refs[fields] = keyNumber
                     writer.refs[fields + 2] = writer.objects.count
                     let list = writer.beginContainer(dictionary: false, count: count)
-                    for j in 0..<count { writer.refs[list + j] = writer.flattenUID(listElements[start + j]) }
+                    for j in 0..<count {
+                        let number = writer.flattenUID(listElements[start + j])
+                        writer.refs[list + j] = number
+                    }
                     if classKey < 0 { classKey = writer.flattenString(ArchiveKey.class) }
                     writer.refs[fields + 1] = classKey
-                    writer.refs[fields + 3] = writer.flattenUID(classUID)
+                    let classNumber = writer.flattenUID(classUID)
+                    writer.refs[fields + 3] = classNumber
                 }
             }
         }
@@ -266,15 +275,18 @@ struct BPlistWriter {
             if frames[i].isDictionary {
                 let entries = frames[i].entries
                 while next < count {
-                    refs[start + next] = flattenString(entries.keys[next])
+                    let keyNumber = flattenString(entries.keys[next])  // Before the slot: see keyedArchive.
+                    refs[start + next] = keyNumber
                     let value = entries.values[next]
                     next += 1
                     if value.isContainer {
                         frames[i].next = next
-                        refs[start + count + next - 1] = try number(value, frames: &frames, depthLimit: depthLimit)
+                        let valueNumber = try number(value, frames: &frames, depthLimit: depthLimit)
+                        refs[start + count + next - 1] = valueNumber
                         continue frames
                     }
-                    refs[start + count + next - 1] = flattenScalar(value)
+                    let valueNumber = flattenScalar(value)
+                    refs[start + count + next - 1] = valueNumber
                 }
             } else {
                 let elements = frames[i].elements
@@ -283,10 +295,12 @@ struct BPlistWriter {
                     next += 1
                     if element.isContainer {
                         frames[i].next = next
-                        refs[start + next - 1] = try number(element, frames: &frames, depthLimit: depthLimit)
+                        let elementNumber = try number(element, frames: &frames, depthLimit: depthLimit)
+                        refs[start + next - 1] = elementNumber
                         continue frames
                     }
-                    refs[start + next - 1] = flattenScalar(element)
+                    let elementNumber = flattenScalar(element)
+                    refs[start + next - 1] = elementNumber
                 }
             }
             frames.removeLast()
