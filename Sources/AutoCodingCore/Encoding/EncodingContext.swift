@@ -372,8 +372,8 @@ final class EncodingContext {
             encoder = _ArchiveEncoder(context: self, codingPathNode: codingPathNode)
         }
         defer { if isKnownUniquelyReferenced(&encoder) { spare = encoder } }
-        if let model = autoCodingModel(of: value) {
-            try model.encodeWithHooks(value, to: encoder, context: self, codingPathNode: codingPathNode)
+        if let model = try autoCodingModel(of: value, codingPathNode: codingPathNode) {
+            try model.encodeWithHooks(value, to: encoder)
         } else {
             try value.encode(to: encoder)
         }
@@ -450,26 +450,25 @@ final class EncodingContext {
     private var instanceTypes: [(type: ObjectIdentifier, model: (any AutoCodingObject.Type)?)] = []
 
     /// `value`'s type as an ``AutoCodingObject`` type, or nil; remembered for the first 16 types met (an
-    /// archive has few classes; the rest are looked up each time).
-    private func autoCodingModel(of value: any Encodable) -> (any AutoCodingObject.Type)? {
+    /// archive has few classes; the rest are looked up each time). A model type is checked
+    /// (``checkStoredPropertiesCovered(_:codingPathNode:)``) when it is looked up, so once per type remembered.
+    private func autoCodingModel(of value: any Encodable, codingPathNode: CodingPathNode) throws
+        -> (any AutoCodingObject.Type)?
+    {
         let type = Swift.type(of: value)
         let id = ObjectIdentifier(type)
         for known in instanceTypes where known.type == id { return known.model }
         let model = type as? any AutoCodingObject.Type
+        if model != nil, let object = value as? any AutoCodingObject {
+            try checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
+        }
         if instanceTypes.count < 16 { instanceTypes.append((id, model)) }
         return model
     }
 
-    /// The first 16 `@AutoCoding` classes checked by ``checkStoredPropertiesCovered(_:codingPathNode:)``, searched
-    /// in order as ``instanceTypes`` is (a `Set` hashed the identifier with SipHash: 345 instructions per object,
-    /// 2 % of a W1 encode); a class beyond them is checked again each time, which gives the same answer.
-    @exclusivity(unchecked) private var coveredTypes: [ObjectIdentifier] = []
-
     /// Refuses an object of a subclass that has stored properties of its own but no `@AutoCoding` (it inherits
-    /// its superclass's table, so they would be silently left out), naming the property. Once per class.
-    func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
-        let id = ObjectIdentifier(Swift.type(of: object))
-        for covered in coveredTypes where covered == id { return }
+    /// its superclass's table, so they would be silently left out), naming the property.
+    private func checkStoredPropertiesCovered(_ object: any AutoCodingObject, codingPathNode: CodingPathNode) throws {
         var mirror: Mirror? = Mirror(reflecting: object)
         var current: AnyClass? = Swift.type(of: object)
         while let level = mirror, let cls = current, let model = cls as? any AutoCodingObject.Type,
@@ -486,7 +485,6 @@ final class EncodingContext {
             mirror = level.superclassMirror
             current = _getSuperclass(cls)
         }
-        if coveredTypes.count < 16 { coveredTypes.append(id) }
     }
 
     private func nsValue(_ special: Int, _ key: String, _ text: String) -> ArchiveUID {

@@ -131,10 +131,9 @@ public protocol AutoCodingValue: Codable {
 
 extension AutoCodingObject {
     /// Encodes `value`, an instance whose dynamic type is this one, with the hooks around its `encode(to:)`. Called
-    /// through the metatype the encoder keeps per type, so that an object costs no cast to the protocol.
-    static func encodeWithHooks(
-        _ value: any Encodable, to encoder: _ArchiveEncoder, context: EncodingContext, codingPathNode: CodingPathNode
-    ) throws {
+    /// through the metatype the encoder keeps per type (and has checked), so that an object costs no cast to the
+    /// protocol.
+    static func encodeWithHooks(_ value: any Encodable, to encoder: _ArchiveEncoder) throws {
         // Opened, the value's type is usually this very class: a comparison of metatypes, where `as? Self` is a
         // runtime cast (about 260 instructions, once per object).
         func exactly<V: Encodable>(_ value: V) -> Self? {
@@ -144,7 +143,6 @@ extension AutoCodingObject {
             return unsafeDowncast(ClassReferences.object(value), to: Self.self)
         }
         guard let object = exactly(value) else { return try value.encode(to: encoder) }
-        try context.checkStoredPropertiesCovered(object, codingPathNode: codingPathNode)
         try object.autoCodingWillEncode(to: encoder)
         try object.encode(to: encoder)
         try object.autoCodingDidEncode(to: encoder)

@@ -372,9 +372,21 @@ struct BPlistWriter {
         }
     }
 
+    /// The object number of UID `u`: a UID met before is looked up inline (about half of a keyed archive's UID
+    /// references), the first meeting numbers it out of line.
+    @inline(__always)
     private mutating func flattenUID(_ u: ArchiveUID) -> Int {
         let index = u.index
-        if index < uids.count, uids[index] >= 0 { return uids[index] }
+        if index < uids.count {
+            let known = uids[index]
+            if known >= 0 { return known }
+        }
+        return numberUID(u)
+    }
+
+    @inline(never)
+    private mutating func numberUID(_ u: ArchiveUID) -> Int {
+        let index = u.index
         // A UID first met far ahead of the objects written was numbered there; it may be in range now.
         if !sparseUIDs.isEmpty, let existing = sparseUIDs[u.rawValue] { return existing }
         if index >= uids.count {
