@@ -151,7 +151,8 @@ package struct ArchiveObjectTable: ~Copyable {
             listKeys.append(key)
             return listKeys.count - 1
         }()
-        entries[uid.index] = .list(classUID: classUID, key: UInt32(truncatingIfNeeded: index), start: start, count: count)
+        let key = UInt32(truncatingIfNeeded: index)
+        entries[uid.index] = .list(classUID: classUID, key: key, start: start, count: count)
     }
 
     /// The references `elements[start..<start + count]` as values.

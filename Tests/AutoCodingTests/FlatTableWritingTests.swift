@@ -122,7 +122,8 @@ import _AutoCodingTestSupport
     /// reused, so it still describes its own object afterwards.
     @Test func aKeptEncoderIsNotReusedForTheNextObject() throws {
         let kept = KeptEncoders()
-        let bytes = try KeyedArchiveEncoder().encodeBytes([KeepsEncoder(kept: kept, tag: 1), KeepsEncoder(kept: kept, tag: 2)])
+        let objects = [KeepsEncoder(kept: kept, tag: 1), KeepsEncoder(kept: kept, tag: 2)]
+        let bytes = try KeyedArchiveEncoder().encodeBytes(objects)
         #expect(kept.encoders.count == 2 && (kept.encoders[0] as AnyObject) !== (kept.encoders[1] as AnyObject))
         #expect(kept.encoders.map { $0.codingPath.map(\.stringValue) } == kept.paths)
         let graph = try ArchiveGraph(bytes: bytes)

@@ -74,7 +74,8 @@ extension OrderedSet: _ArchiveListEncodable where Element: Encodable {
 
 /// A list's element references as ``EncodingContext/encodeElements(_:flat:codingPathNode:)`` gives them.
 enum EncodedElements {
-    /// Appended to the table's list references from this index on (``ArchiveTableBuilder/fillList(_:classUID:key:from:)``).
+    /// Appended to the table's list references from this index on
+    /// (``ArchiveTableBuilder/fillList(_:classUID:key:from:)``).
     case flat(start: Int)
     /// As values.
     case values([ArchiveValue])

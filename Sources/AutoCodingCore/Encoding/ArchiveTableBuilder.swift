@@ -107,7 +107,7 @@ final class ArchiveTableBuilder {
     var listElementCount: Int { table.listElementCount }
 
     /// Appends a reference to the list being written: the elements of one list follow each other, so nothing
-    /// that writes another list may run between its first element and ``appendList(_:key:from:)``.
+    /// that writes another list may run between its first element and ``fillList(_:classUID:key:from:)``.
     func appendListElement(_ uid: ArchiveUID) { table.appendListElement(uid) }
 
     /// Takes back the references appended since ``listElementCount`` was `start`, as values.

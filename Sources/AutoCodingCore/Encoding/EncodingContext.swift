@@ -165,7 +165,9 @@ final class EncodingContext {
         switch kind {
         case .scalar where E.self == String.self:
             // Read as the `[String]` it is, whose elements are read without a value-witness copy each.
-            for string in unsafeBitCast(list, to: [String].self) { builder.appendListElement(builder.append(.string(string))) }
+            for string in unsafeBitCast(list, to: [String].self) {
+                builder.appendListElement(builder.append(.string(string)))
+            }
         case .object(isClass: true) where MemoryLayout<E>.size == MemoryLayout<AnyObject>.size:
             // Elements of a class type are single references, as `AnyObject`'s are (anything wider takes the
             // general path): an element already archived is found by identity without copying it out as an `E`
@@ -544,7 +546,8 @@ final class EncodingContext {
         let uid = builder.reserve()
         let classUID = dateClassUID ?? builder.classUID(FoundationClass.date)
         dateClassUID = classUID
-        builder.fillInstance(uid, classUID: classUID, key: FoundationKey.time, value: .real(date.timeIntervalSinceReferenceDate))
+        let time = ArchiveValue.real(date.timeIntervalSinceReferenceDate)
+        builder.fillInstance(uid, classUID: classUID, key: FoundationKey.time, value: time)
         return uid
     }
 
