@@ -79,10 +79,11 @@ final class EncodingContext {
         return uid
     }
 
-    /// The UIDs of the list types' class descriptors (NSArray, NSSet ...), by list type, and of NSDate's: found
-    /// in ``ArchiveTableBuilder/classUID(_:)`` by comparing class names and chains, they cost 100 to 250
-    /// instructions a list or date.
-    @exclusivity(unchecked) private var listClassUIDs = IdentityTable()
+    /// The UIDs of the list types' class descriptors (NSArray, NSSet ...), by list type (an encode meets a few
+    /// list types, searched in order; nothing is allocated before the first), and of NSDate's: found in
+    /// ``ArchiveTableBuilder/classUID(_:)`` by comparing class names and chains, they cost 100 to 250 instructions
+    /// a list or date.
+    @exclusivity(unchecked) private var listClassUIDs: [(type: ObjectIdentifier, uid: ArchiveUID)] = []
     @exclusivity(unchecked) private var dateClassUID: ArchiveUID?
 
     /// How `type` encodes (cached per type).
@@ -200,8 +201,13 @@ final class EncodingContext {
         case .flat(let start):
             let uid = builder.reserve()
             let id = ObjectIdentifier(L.self)
-            let classUID = listClassUIDs[id] ?? builder.classUID(list._archiveListClass)
-            listClassUIDs[id] = classUID
+            let classUID: ArchiveUID
+            if let known = listClassUIDs.first(where: { $0.type == id }) {
+                classUID = known.uid
+            } else {
+                classUID = builder.classUID(list._archiveListClass)
+                if listClassUIDs.count < 16 { listClassUIDs.append((id, classUID)) }
+            }
             builder.fillList(uid, classUID: classUID, key: FoundationKey.objects, from: start)
             return uid
         case .values(let values):
