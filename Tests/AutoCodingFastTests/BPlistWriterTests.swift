@@ -338,6 +338,12 @@ struct BPlistWriterTests {
         #expect(try BPlistTrailer(bytes).objectRefSize == 4)
         #expect(try ArchiveValue(propertyList: bytes) == value)
     }
+
+    /// The writer keeps one `Flat` per object (about two million for W1's 100,000 people), in fresh memory the
+    /// kernel clears: a case widened past 15 bytes of payload makes the slot 24 bytes again.
+    @Test func theWritersObjectSlotIsSixteenBytes() {
+        #expect(MemoryLayout<BPlistWriter.Flat>.stride == 16)
+    }
 }
 
 // MARK: - Depth: writers refuse what readers refuse, and nothing recurses (issue 17)

@@ -199,9 +199,14 @@ struct ChildResult: Codable {
     var peak: Int
     var base: Int
     var reset: Bool
+    /// With `--runs` above 1: the seconds of each timed run after the measured one, and their median.
+    var times: [Double]? = nil
+    var median: Double? = nil
 }
 
 /// The child side: `bench --child W:PATH` measures one path's peak RSS; `--child W4:screen:PATH` screens files.
+/// With `--runs R` above 1 (the parent passes 1), the child then times the path R more times in-process, so that
+/// one path can be compared between two builds without a full run's corelibs rows.
 enum BenchChild {
     static func run(_ spec: String, directory: String, start: Int, settings: BenchSettings) throws {
         let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
@@ -230,7 +235,20 @@ enum BenchChild {
         let result = try prepared.run()
         let peak = PeakRSS.status("VmHWM")
         withExtendedLifetime(result) {}
-        let line = try JSONEncoder().encode(ChildResult(peak: peak, base: base, reset: reset))
+        prepared.dispose(result)
+        var child = ChildResult(peak: peak, base: base, reset: reset)
+        if settings.runs > 1 {
+            var times: [Double] = []
+            for _ in 0..<settings.runs {
+                let start = BenchClock.now()
+                let result = try prepared.run()
+                times.append(Double(BenchClock.now() - start) / 1e9)
+                prepared.dispose(result)
+            }
+            child.times = times
+            child.median = BenchClock.median(times)
+        }
+        let line = try JSONEncoder().encode(child)
         BenchLog.output(String(decoding: line, as: UTF8.self))
     }
 }

@@ -24,10 +24,10 @@ struct BPlistWriter {
     /// its kind (where `[Int64: Int]` and three more dictionaries hashed every scalar with SipHash).
     private var scalars = ValueNumbers()
     private var datas: [[UInt8]: Int] = [:]
-    /// UIDs are usually small and dense: object numbers by UID value, -1 when not yet written. A UID far
-    /// beyond the objects written so far (a value tree is not validated) goes to `sparseUIDs` instead, so a
-    /// single large UID cannot allocate gigabytes.
-    private var uids: [Int] = []
+    /// UIDs are usually small and dense: object numbers by UID value (below 2³², see `References`),
+    /// `UInt32.max` when not yet written. A UID far beyond the objects written so far (a value tree is not
+    /// validated) goes to `sparseUIDs` instead, so a single large UID cannot allocate gigabytes.
+    private var uids: [UInt32] = []
     private var sparseUIDs: [UInt32: Int] = [:]
     private var booleans: [Int] = [-1, -1]
     /// Payload bytes of all objects except the container references, which depend on the final count.
@@ -104,10 +104,14 @@ struct BPlistWriter {
         // more grow the table.
         writer.strings.reserve(table.count / 2)
         writer.texts.reserveCapacity(table.count / 2)
-        writer.objects.reserveCapacity(table.count * 2)
+        // Each entry is an object, and so is the UID naming it and a list's array; each field adds at most one
+        // key, string or scalar. Reserved whole (pages never touched cost nothing): growing copied the largest
+        // table and left both copies to the kernel to clear (W1: about 2.5 objects an entry, above the twice
+        // reserved before).
+        writer.objects.reserveCapacity(3 * table.count + table.fieldCount)
         // The table's UIDs name its own entries: numbered in a dense array of that size from the start, not in
         // `sparseUIDs` while they run ahead of the objects written.
-        writer.uids = HugePages.array(repeating: -1, count: table.count)
+        writer.uids = HugePages.array(repeating: .max, count: table.count)
         HugePages.advise(capacityOf: &writer.objects)
         let root = writer.beginContainer(dictionary: true, count: 4)
         writer.refs[root] = writer.flattenString(ArchiveKey.version)
@@ -240,7 +244,8 @@ struct BPlistWriter {
     private mutating func beginContainer(dictionary: Bool, count: Int) -> Int {
         let slots = dictionary ? 2 * count : count
         let start = refs.append(slots)
-        objects.append(dictionary ? .dictionary(start: start, count: count) : .array(start: start, count: count))
+        let n = UInt32(count)  // See `Flat`: a count of 2³² is 16 GiB of references.
+        objects.append(dictionary ? .dictionary(start: start, count: n) : .array(start: start, count: n))
         containerRefs += slots
         containerHeaders += Self.headerSize(count: count)
         return start
@@ -379,7 +384,7 @@ struct BPlistWriter {
         let index = u.index
         if index < uids.count {
             let known = uids[index]
-            if known >= 0 { return known }
+            if known != .max { return Int(known) }
         }
         return numberUID(u)
     }
@@ -394,9 +399,9 @@ struct BPlistWriter {
                 sparseUIDs[u.rawValue] = objects.count
                 return append(.uid(u.rawValue), size: 1 + Self.uidWidth(u.rawValue))
             }
-            uids.append(contentsOf: repeatElement(-1, count: index + 1 - uids.count))
+            uids.append(contentsOf: repeatElement(.max, count: index + 1 - uids.count))
         }
-        uids[index] = objects.count
+        uids[index] = UInt32(truncatingIfNeeded: objects.count)
         return append(.uid(u.rawValue), size: 1 + Self.uidWidth(u.rawValue))
     }
 
@@ -545,11 +550,11 @@ struct BPlistWriter {
                 return p + bytes.count
             }
         case .array(let start, let n):
-            let p = Self.writeHeader(0xA0, count: n, to: out, at: position)
-            return refs.write(start, count: n, width: refSize, to: out, at: p)
+            let p = Self.writeHeader(0xA0, count: Int(n), to: out, at: position)
+            return refs.write(start, count: Int(n), width: refSize, to: out, at: p)
         case .dictionary(let start, let n):
-            let p = Self.writeHeader(0xD0, count: n, to: out, at: position)
-            return refs.write(start, count: 2 * n, width: refSize, to: out, at: p)
+            let p = Self.writeHeader(0xD0, count: Int(n), to: out, at: position)
+            return refs.write(start, count: 2 * Int(n), width: refSize, to: out, at: p)
         }
     }
 
