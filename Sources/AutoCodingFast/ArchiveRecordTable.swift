@@ -56,9 +56,8 @@ import Darwin
     /// UIDs must be below this: 2³² until the header is read, then the `$objects` count.
     @exclusivity(unchecked) var uidLimit = Int(UInt32.max) + 1
     let options: ArchiveReadingOptions
-    /// The size of the slots' allocation, and the size from which it is mapped rather than `calloc`ed (1 MiB).
+    /// The size of the slots' allocation: mapped from ``AnonymousMemory/threshold`` on, `calloc`ed below.
     private let slotBytes: Int
-    private static let mappingThreshold = 1 << 20
     /// The whole-file view: given, or built by ``validatedView()`` when a reader needs it.
     @exclusivity(unchecked) private var view: KeyedArchiveView?
 
@@ -143,14 +142,11 @@ import Darwin
     ) throws(ArchiveError) {
         // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
         let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
-        // Large tables are mapped directly: the kernel's zero pages cost nothing until written. (calloc does the
-        // same above malloc's mmap threshold, but glibc raises that threshold to 32 MB after large frees, and
-        // below it calloc clears the whole block.)
+        // Large tables are mapped directly: the kernel's zero pages cost nothing until written.
         let memory: UnsafeMutableRawPointer?
-        if byteCount >= Self.mappingThreshold {
-            let mapped = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            memory = mapped == MAP_FAILED ? nil : mapped
-            if let memory, readsMostObjects { HugePages.advise(memory, byteCount: byteCount) }
+        if byteCount >= AnonymousMemory.threshold {
+            memory = AnonymousMemory.map(byteCount)
+            if let memory, readsMostObjects { HugePages.adviseMapping(memory, byteCount: byteCount) }
         } else {
             memory = calloc(byteCount, 1)
         }
@@ -170,7 +166,7 @@ import Darwin
     }
 
     deinit {
-        if slotBytes >= Self.mappingThreshold { munmap(slots, slotBytes) } else { free(slots) }
+        if slotBytes >= AnonymousMemory.threshold { AnonymousMemory.unmap(slots, slotBytes) } else { free(slots) }
     }
 
     // MARK: Reading (the decoder's hot path)

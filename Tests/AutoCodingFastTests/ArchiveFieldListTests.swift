@@ -3,7 +3,7 @@ import Testing
 @testable import AutoCodingFast
 
 /// The encoders' field list and the buffers it moves into the `$objects` table without copying.
-@Suite("Field list")
+@Suite("Field list", .serialized)  // Two tests count live `Tracked` objects.
 struct ArchiveFieldListTests {
     static func pairs(_ list: borrowing ArchiveFieldList) throws -> [KeyValue] {
         try list.dictionary().map { KeyValue(key: $0.key, value: $0.value) }
@@ -153,6 +153,34 @@ struct ArchiveFieldListTests {
             #expect(Tracked.live - before == 0)
             target.append(Tracked(9))
             source.append(Tracked(10))
+        }
+        #expect(Tracked.live == before)
+    }
+
+    /// Past ``AnonymousMemory/threshold`` bytes a buffer leaves `malloc` for a mapping of its own, then grows by
+    /// moving its pages: every element is kept, in order, through the move and each later growth, and each is
+    /// destroyed once.
+    @Test func aBufferGrownIntoAMappingKeepsEveryElement() {
+        let before = Tracked.live
+        do {
+            let n = 5 * AnonymousMemory.threshold / MemoryLayout<Tracked>.stride
+            var buffer = MovableBuffer<Tracked>()
+            var source = MovableBuffer<Tracked>()
+            for i in 0..<n {
+                source.append(Tracked(i))
+                // Moved in batches, as the encoders move each object's fields into the table.
+                if i % 1_000 == 999 || i == n - 1 { buffer.moveAppend(from: &source) }
+            }
+            #expect(buffer.count == n)
+            #expect(Tracked.live - before == n)
+            let inOrder = buffer.withUnsafeBufferPointer { elements in
+                elements.indices.allSatisfy { elements[$0].value == $0 }
+            }
+            #expect(inOrder)
+            buffer.removeSuffix(from: n / 2)
+            #expect(Tracked.live - before == n / 2)
+            buffer.reserveCapacity(4 * n)
+            #expect(buffer[n / 2 - 1].value == n / 2 - 1)
         }
         #expect(Tracked.live == before)
     }

@@ -33,7 +33,10 @@ struct BenchScaling {
         var skipped: [String]
     }
 
-    static let ourPaths = ["ours.codable-encode", "ours.writer", "ours.engine", "ours.codable-decode", "ours.auto-decode", "ours.graph"]
+    static let ourPaths = [
+        "ours.auto-encode", "ours.codable-encode", "ours.writer", "ours.engine", "ours.codable-decode",
+        "ours.auto-decode", "ours.graph",
+    ]
     static let corelibsPaths = ["corelibs.archiver", "corelibs.unarchiver"]
 
     func run(json: Bool, plot: String?) throws {

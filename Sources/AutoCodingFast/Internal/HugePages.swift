@@ -29,6 +29,17 @@ import Glibc
         #endif
     }
 
+    /// Advises the whole of an anonymous mapping of this package's own (``AnonymousMemory``), from ``threshold``
+    /// bytes on. Its pages are shared with no other allocation, and advising only its 2 MiB-aligned middle, as
+    /// ``advise(_:byteCount:)`` does, would split it into up to three mappings, which `mremap` refuses to grow
+    /// (`EFAULT`). The advice stays with the mapping as it grows.
+    static func adviseMapping(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+        guard byteCount >= threshold else { return }
+        _ = madvise(start, byteCount, Int32(MADV_HUGEPAGE))
+        #endif
+    }
+
     /// Advises the storage of an empty array given its capacity (`reserveCapacity`), before it is appended to.
     static func advise<Element>(capacityOf array: inout [Element]) {
         let byteCount = array.capacity * MemoryLayout<Element>.stride

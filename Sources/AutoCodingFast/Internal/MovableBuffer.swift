@@ -12,14 +12,17 @@ import Darwin
 /// elements are moved bitwise (``moveAppend(from:)``), and the source keeps its storage for the next object.
 /// Noncopyable, so that no two values share the allocation.
 ///
-/// The storage is `malloc`'s and grows with `realloc`, which moves the elements bitwise as `moveInitialize`
-/// would: `Element` must be bitwise takable (the strings and archive values kept here are; a type holding a weak
-/// reference would not be). A grown buffer may then be extended in place, and a large one remapped rather than
-/// copied (the table of a 100,000-person encode doubles its way to tens of megabytes).
+/// The storage is `malloc`'s and grows with `realloc` until it reaches ``AnonymousMemory/threshold`` bytes, then
+/// is a mapping of its own that grows by moving its pages (the table of a 100,000-person encode doubles its way to
+/// tens of megabytes, which `realloc` copied). Both move the elements bitwise, as `moveInitialize` would:
+/// `Element` must be bitwise takable (the strings and archive values kept here are; a type holding a weak
+/// reference would not be).
 struct MovableBuffer<Element>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
     private var capacity = 0
+    /// Whether the storage is an ``AnonymousMemory`` mapping rather than `malloc`'s.
+    private var isMapped = false
 
     init() {}
 
@@ -28,7 +31,7 @@ struct MovableBuffer<Element>: ~Copyable {
     deinit {
         guard let base else { return }
         base.deinitialize(count: count)
-        free(base)
+        if isMapped { AnonymousMemory.unmap(base, capacity * MemoryLayout<Element>.stride) } else { free(base) }
     }
 
     /// The element at `index` (below ``count``: indices come from this package's own loops, never from input).
@@ -99,10 +102,29 @@ struct MovableBuffer<Element>: ~Copyable {
     private mutating func grow(minimum: Int) {
         let newCapacity = max(minimum, 2 * capacity, 8)
         let byteCount = newCapacity * MemoryLayout<Element>.stride
-        // malloc's alignment (16 bytes) covers the elements kept here.
+        // malloc's alignment (16 bytes) covers the elements kept here; a mapping is page-aligned.
         assert(MemoryLayout<Element>.alignment <= 16)
-        guard let storage = realloc(base, byteCount) else { Self.outOfMemory(byteCount) }
-        HugePages.advise(storage, byteCount: byteCount)
+        let storage: UnsafeMutableRawPointer?
+        if isMapped, let base {
+            storage = AnonymousMemory.grow(base, from: capacity * MemoryLayout<Element>.stride, to: byteCount)
+        } else if byteCount >= AnonymousMemory.threshold {
+            storage = AnonymousMemory.map(byteCount)
+            if let storage {
+                if let base {
+                    storage.copyMemory(from: base, byteCount: count * MemoryLayout<Element>.stride)
+                    free(base)
+                }
+                isMapped = true
+            }
+        } else {
+            storage = realloc(base, byteCount)
+        }
+        guard let storage else { Self.outOfMemory(byteCount) }
+        if isMapped {
+            HugePages.adviseMapping(storage, byteCount: byteCount)
+        } else {
+            HugePages.advise(storage, byteCount: byteCount)
+        }
         base = storage.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
     }
