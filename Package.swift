@@ -35,13 +35,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        // System calls that Swift's Glibc module does not import (`mremap`), for the engine's growable buffers.
-        .target(name: "CSystemShim"),
         .target(
             name: "AutoCodingFast",
             dependencies: [
                 "CPlistShim",
-                "CSystemShim",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

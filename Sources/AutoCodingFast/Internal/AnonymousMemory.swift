@@ -1,4 +1,4 @@
-import CSystemShim
+internal import CPlistShim
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +31,7 @@ enum AnonymousMemory {
         -> UnsafeMutableRawPointer?
     {
         #if os(Linux)
-        return autocoding_remap(memory, oldCount, newCount)
+        return CPlistShim_remap(memory, oldCount, newCount)
         #else
         guard let grown = map(newCount) else { return nil }
         grown.copyMemory(from: memory, byteCount: oldCount)
