@@ -104,10 +104,8 @@ struct BPlistWriter {
         // more grow the table.
         writer.strings.reserve(table.count / 2)
         writer.texts.reserveCapacity(table.count / 2)
-        // Each entry is an object, and so is the UID naming it and a list's array; each field adds at most one
-        // key, string or scalar. Reserved whole (pages never touched cost nothing): growing copied the largest
-        // table and left both copies to the kernel to clear (W1: about 2.5 objects an entry, above the twice
-        // reserved before).
+        // Each entry is an object, and so are its UID and a list's array; a field adds at most one key, string or
+        // scalar. Reserved whole, as untouched pages cost nothing (W1: 2.5 objects an entry; growing copied it).
         writer.objects.reserveCapacity(3 * table.count + table.fieldCount)
         // The table's UIDs name its own entries: numbered in a dense array of that size from the start, not in
         // `sparseUIDs` while they run ahead of the objects written.
