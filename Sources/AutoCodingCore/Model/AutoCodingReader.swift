@@ -18,20 +18,30 @@ public struct AutoCodingReader {
 
     /// A reader of the object `decoder` is positioned on.
     public init(_ decoder: any Decoder) throws {
+        // Each branch initializes the reader whole, in place: assigning its properties one by one built it in a
+        // temporary that was then copied and destroyed (value-witness calls, as the optional container makes the
+        // reader non-trivial), twice per object decoded.
         if let archive = _ArchiveDecoder.opened(decoder) {
             try archive.checkKeyedObject()
-            context = archive.context
-            node = archive.node
-            codingPathNode = archive.codingPathNode
-            container = nil
-            slots = archive.context.keySlots(of: archive.node)
+            self.init(
+                context: archive.context, node: archive.node, codingPathNode: archive.codingPathNode,
+                container: nil, slots: archive.context.keySlots(of: archive.node))
         } else {
-            context = nil
-            node = .null
-            codingPathNode = .root
-            slots = nil
-            container = try decoder.container(keyedBy: AutoCodingKey.self)
+            self.init(
+                context: nil, node: .null, codingPathNode: .root,
+                container: try decoder.container(keyedBy: AutoCodingKey.self), slots: nil)
         }
+    }
+
+    private init(
+        context: DecodingContext?, node: DecodingContext.Node, codingPathNode: CodingPathNode,
+        container: KeyedDecodingContainer<AutoCodingKey>?, slots: ArchiveKeySlots?
+    ) {
+        self.context = context
+        self.node = node
+        self.codingPathNode = codingPathNode
+        self.container = container
+        self.slots = slots
     }
 
     /// Reads the first of `keys` present into `property`; leaves it unchanged when none is.
