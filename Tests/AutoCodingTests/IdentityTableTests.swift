@@ -14,8 +14,9 @@ struct IdentityTableTests {
         var expected: [ObjectIdentifier: ArchiveUID] = [:]
         for (i, object) in objects.enumerated() {
             let id = ObjectIdentifier(object)
-            table[id] = ArchiveUID(UInt32(i))
-            expected[id] = ArchiveUID(UInt32(i))
+            // From 1: UID 0 is `$null`, which no instance or class descriptor is given.
+            table[id] = ArchiveUID(UInt32(i + 1))
+            expected[id] = ArchiveUID(UInt32(i + 1))
             if i % 7 == 0 {
                 // Set again: replaced in place.
                 table[id] = ArchiveUID(UInt32(i + 100_000))
@@ -38,6 +39,22 @@ struct IdentityTableTests {
         let stranger = Box()
         #expect(table[ObjectIdentifier(stranger)] == nil)
         #expect(table[ObjectIdentifier(Box.self)] == nil)
+    }
+
+    @Test func aReservationKeepsTheKeysAndHoldsTheNewOnes() {
+        let early = (0..<300).map { _ in Box() }
+        let list = (0..<20_000).map { _ in Box() }
+        var table = IdentityTable()
+        for (i, object) in early.enumerated() { table[ObjectIdentifier(object)] = ArchiveUID(UInt32(i + 1)) }
+        // Room for a list, some of whose elements are known already: the keys move into the larger table.
+        table.reserve(list.count + 10)
+        for (i, object) in early.enumerated() { #expect(table[ObjectIdentifier(object)] == ArchiveUID(UInt32(i + 1))) }
+        for (i, object) in list.enumerated() { table[ObjectIdentifier(object)] = ArchiveUID(UInt32(1_000 + i)) }
+        table.reserve(0)
+        table.reserve(5)
+        for (i, object) in early.enumerated() { #expect(table[ObjectIdentifier(object)] == ArchiveUID(UInt32(i + 1))) }
+        for (i, object) in list.enumerated() { #expect(table[ObjectIdentifier(object)] == ArchiveUID(UInt32(1_000 + i))) }
+        #expect(table[ObjectIdentifier(Box())] == nil)
     }
 
     @Test func removingAKeyNeverSetChangesNothing() {

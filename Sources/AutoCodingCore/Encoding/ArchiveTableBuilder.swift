@@ -65,6 +65,9 @@ final class ArchiveTableBuilder {
     /// The UID already given to `object`, if any.
     func uid(of object: AnyObject) -> ArchiveUID? { objectUIDs[ObjectIdentifier(object)] }
 
+    /// Makes room to remember `count` more instances (the elements of a list of them).
+    func reserveInstances(_ count: Int) { objectUIDs.reserve(count) }
+
     /// Remembers the UID of `object`.
     func remember(_ object: AnyObject, as uid: ArchiveUID) {
         objectUIDs[ObjectIdentifier(object)] = uid

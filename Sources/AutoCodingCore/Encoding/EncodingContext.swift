@@ -19,7 +19,8 @@ final class EncodingContext {
     @exclusivity(unchecked) private var classes: [ObjectIdentifier: ArchiveClass] = [:]
     @exclusivity(unchecked) private var kinds = EncodeKindCache()
     @exclusivity(unchecked) private var classUIDs = IdentityTable()
-    @exclusivity(unchecked) private var pending: [(value: any Encodable, uid: ArchiveUID, codingPathNode: CodingPathNode)] = []
+    /// Instances waiting to be encoded; each one's path, `.object(uid)`, is made then (48 bytes an entry, not 64).
+    @exclusivity(unchecked) private var pending: [(value: any Encodable, uid: ArchiveUID)] = []
     @exclusivity(unchecked) private var codingQueue: [(object: any ArchiveCoding, uid: ArchiveUID)] = []
     private lazy var graph = GraphEncoder(builder: builder) { [unowned self] in self.enqueue(counterpart: $0) }
     /// Archives values that are neither `ArchiveCoding` nor `Encodable` through `Mirror`.
@@ -148,8 +149,7 @@ final class EncodingContext {
         if let uid = builder.uid(of: object) { return uid }
         let uid = builder.reserve()
         builder.remember(object, as: uid)
-        // The queued instance's path names its UID: paths through a long chain would grow one link per object.
-        pending.append((value, uid, .object(uid.rawValue)))
+        pending.append((value, uid))
         return uid
     }
 
@@ -174,6 +174,7 @@ final class EncodingContext {
             // general path): an element already archived is found by identity without copying it out as an `E`
             // and boxing it as `any Encodable`.
             let objects = unsafeBitCast(list, to: [AnyObject].self)
+            builder.reserveInstances(objects.count)
             for i in 0..<objects.count {
                 if let uid = builder.uid(of: objects[i]) {
                     builder.appendListElement(uid)
@@ -317,7 +318,7 @@ final class EncodingContext {
         guard let value = object as? any Encodable else { return nil }
         let uid = builder.reserve()
         builder.remember(object, as: uid)
-        pending.append((value, uid, .object(uid.rawValue)))
+        pending.append((value, uid))
         return uid
     }
 
@@ -328,9 +329,9 @@ final class EncodingContext {
         var spare: _ArchiveEncoder?
         while true {
             if !pending.isEmpty {
-                // Taken apart as it is removed: `popLast()`'s optional tuple was copied out and destroyed.
-                let (value, uid, codingPathNode) = pending.removeLast()
-                _ = try encodeInstance(value, into: uid, codingPathNode: codingPathNode, spare: &spare)
+                // Taken apart (`popLast()` copied its optional); the path is the UID: a chain's would grow per link.
+                let (value, uid) = pending.removeLast()
+                _ = try encodeInstance(value, into: uid, codingPathNode: .object(uid.rawValue), spare: &spare)
             } else if let next = codingQueue.popLast() {
                 let coder = KeyedArchiver(context: self, owner: next.uid)
                 try next.object.encode(with: coder)

@@ -8,12 +8,14 @@ import AutoCodingFast
 struct IdentityTable {
     /// The address of each slot's key; 0 for an empty slot (no object lives at address 0).
     private var keys: [UInt]
-    private var values: [ArchiveUID?]
+    /// Each slot's UID, 0 for none: UID 0 is `$null`, never an instance's or a class descriptor's. Four bytes a
+    /// slot where an `ArchiveUID?` took eight (a million-person encode remembers two million instances).
+    private var values: [UInt32]
     private var count = 0
 
     init() {
         keys = Array(repeating: 0, count: 64)
-        values = Array(repeating: nil, count: 64)
+        values = Array(repeating: 0, count: 64)
     }
 
     /// The UID stored for `id`, or nil.
@@ -23,7 +25,7 @@ struct IdentityTable {
             let mask = keys.count - 1
             var slot = Self.slot(key, mask)
             while keys[slot] != 0 {
-                if keys[slot] == key { return values[slot] }
+                if keys[slot] == key { return values[slot] == 0 ? nil : ArchiveUID(values[slot]) }
                 slot = (slot + 1) & mask
             }
             return nil
@@ -34,14 +36,14 @@ struct IdentityTable {
             var slot = Self.slot(key, mask)
             while keys[slot] != 0 {
                 if keys[slot] == key {
-                    values[slot] = newValue
+                    values[slot] = newValue?.rawValue ?? 0
                     return
                 }
                 slot = (slot + 1) & mask
             }
-            guard newValue != nil else { return }
+            guard let newValue else { return }
             keys[slot] = key
-            values[slot] = newValue
+            values[slot] = newValue.rawValue
             count += 1
             // Kept at most half full, so that a probe ends soon.
             if count * 2 > keys.count { grow() }
@@ -53,10 +55,24 @@ struct IdentityTable {
         Int(truncatingIfNeeded: (UInt64(key) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
-    private mutating func grow() {
+    /// Makes room for `additional` more keys (a list of instances about to be remembered), so that adding them
+    /// grows the table at most once: one table of the final size rather than every doubling before it, each
+    /// filled and rehashed (at a million people the tables before the last were as large as the last).
+    mutating func reserve(_ additional: Int) {
+        // Capped (2²⁴ keys, 384 MiB of slots); past that the table doubles as it fills.
+        let needed = 2 * (count + min(additional, 1 << 24))
+        var size = keys.count
+        while size < needed { size *= 2 }
+        if size > keys.count { rehash(into: size) }
+    }
+
+    private mutating func grow() { rehash(into: keys.count * 2) }
+
+    /// Moves every key into a table of `size` slots (a power of two).
+    private mutating func rehash(into size: Int) {
         let (oldKeys, oldValues) = (keys, values)
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: nil, count: oldKeys.count * 2)
+        keys = Array(repeating: 0, count: size)
+        values = Array(repeating: 0, count: size)
         let mask = keys.count - 1
         for (key, value) in zip(oldKeys, oldValues) where key != 0 {
             var slot = Self.slot(key, mask)
