@@ -46,7 +46,7 @@ struct IdentityTableTests {
         let list = (0..<20_000).map { _ in Box() }
         var table = IdentityTable()
         for (i, object) in early.enumerated() { table[ObjectIdentifier(object)] = ArchiveUID(UInt32(i + 1)) }
-        // Room for a list, some of whose elements are known already: the keys move into the larger table.
+        // Room for a list of new instances (and more): the keys already in move into the larger table.
         table.reserve(list.count + 10)
         for (i, object) in early.enumerated() { #expect(table[ObjectIdentifier(object)] == ArchiveUID(UInt32(i + 1))) }
         for (i, object) in list.enumerated() { table[ObjectIdentifier(object)] = ArchiveUID(UInt32(1_000 + i)) }
