@@ -40,7 +40,7 @@ final class DecodingContext {
     /// Where the next key lookup starts: the slot after the previous hit (see `KeyedArchiveView.entry`).
     @exclusivity(unchecked) private var keySlot = 0
     /// Decoded class instances by UID, so that every reference to one object yields the same instance.
-    @exclusivity(unchecked) var instances: InstanceTable
+    let instances: InstanceTable
     @exclusivity(unchecked) private var kinds = TypeKindCache()
     @exclusivity(unchecked) var inProgress: [(uid: UInt32, type: Any.Type)] = []
     private var classNames: [Int: String] = [:]

@@ -19,7 +19,7 @@ import Glibc
 
     /// Advises the 2 MiB-aligned part of `byteCount` bytes at `start`; does nothing elsewhere than Linux or
     /// below ``threshold``. The advice is a hint: a kernel without huge pages ignores it.
-    @usableFromInline static func advise(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+    @usableFromInline package static func advise(_ start: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
         guard byteCount >= threshold else { return }
         let first = (Int(bitPattern: start) + pageSize - 1) & -pageSize
