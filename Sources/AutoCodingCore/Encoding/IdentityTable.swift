@@ -31,6 +31,8 @@ struct IdentityTable {
             return nil
         }
         set {
+            // 0 stands for "none" in `values`: a UID 0 stored would read back as absent.
+            assert(newValue?.rawValue != 0, "UID 0 is $null, never an instance's or a class descriptor's")
             let key = UInt(bitPattern: id)
             let mask = keys.count - 1
             var slot = Self.slot(key, mask)
