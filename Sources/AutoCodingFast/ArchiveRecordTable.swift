@@ -189,7 +189,7 @@ import Darwin
     package func uid(in object: Int) throws(ArchiveError) -> UInt32? {
         if UInt(bitPattern: object) < UInt(bitPattern: count) {
             let record = slots[object]
-            if record.offset != 0 { return record.kind == .uid ? reader.uid(record, in: raw) : nil }
+            if record.offset != 0 { return record.kind == .uid ? reader.uid(record) : nil }
         }
         return try firstUID(in: object)
     }
@@ -291,7 +291,7 @@ import Darwin
     /// The class chain (`$classes`) of the checked `$objects` instance `object`; empty when it has none.
     package func classChain(ofInstance object: Int) throws(ArchiveError) -> [String] {
         guard let classRef = entry(of: object, key: ArchiveKey.class), try record(classRef).kind == .uid else { return [] }
-        let descriptor = try objectNumber(reader.uid(validated(classRef), in: raw))
+        let descriptor = try objectNumber(reader.uid(validated(classRef)))
         guard let chain = entry(of: descriptor, key: ArchiveKey.classes), try record(chain).kind == .array else { return [] }
         var names: [String] = []
         for i in 0..<Int(validated(chain).count) {
@@ -317,7 +317,7 @@ import Darwin
         guard validated(object).kind == .dictionary, lookUp(ArchiveKey.className, in: object) == nil,
             let classRef = lookUp(ArchiveKey.class, in: object), validated(classRef).kind == .uid
         else { return nil }
-        return Int(reader.uid(validated(classRef), in: raw))
+        return Int(reader.uid(validated(classRef)))
     }
 
     /// The archive validated whole (``KeyedArchiveView``), for readers that need whole values: runs the

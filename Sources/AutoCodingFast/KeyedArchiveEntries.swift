@@ -59,13 +59,13 @@ package final class KeyedArchiveEntries {
 
     /// The UID held by UID object `object`: below ``count``, as the view checked every UID.
     @inline(__always)
-    package func uid(_ object: Int) -> Int { Int(records.reader.uid(records.validated(object), in: records.raw)) }
+    package func uid(_ object: Int) -> Int { Int(records.reader.uid(records.validated(object))) }
 
     /// The UID held by `object`, or nil when it is not a UID object: the builder's first question about a field.
     @inline(__always)
     package func uid(ifUID object: Int) -> Int? {
         let record = records.validated(object)
-        return record.kind == .uid ? Int(records.reader.uid(record, in: records.raw)) : nil
+        return record.kind == .uid ? Int(records.reader.uid(record)) : nil
     }
 
     /// What the `$class` of `$objects[uid]` (at bplist object `object`) is, found from `hint`.

@@ -92,7 +92,7 @@ public struct KeyedArchiveView: Sendable {
             let classRef = entry(of: object, key: ArchiveKey.class, in: raw),
             index.records[classRef].kind == .uid
         else { return nil }
-        let descriptor = objectNumber(ArchiveUID(index.uid(index.records[classRef], in: raw)), in: raw)
+        let descriptor = objectNumber(ArchiveUID(index.uid(index.records[classRef])), in: raw)
         return (try? materialize(descriptor, in: raw)).flatMap(ArchiveClass.init(descriptor:))
     }
 
@@ -148,7 +148,7 @@ public struct KeyedArchiveView: Sendable {
     /// Every UID in range, `$top` entries UIDs or scalars, and every instance's `$class` a class descriptor.
     private func checkObjects(_ raw: UnsafeRawBufferPointer) throws(ArchiveError) {
         for (number, record) in index.records.enumerated() where record.kind == .uid {
-            let uid = index.uid(record, in: raw)
+            let uid = index.uid(record)
             guard uid < objectCount else { throw ArchiveError.uidBeyondObjects(uid, object: number, objectCount: objectCount) }
         }
         let topCount = Int(index.records[topDictionary].count)

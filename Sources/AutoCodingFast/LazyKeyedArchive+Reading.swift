@@ -101,7 +101,7 @@ extension LazyKeyedArchive {
     package func follow(_ object: Int) throws(ArchiveError) -> (uid: ArchiveUID, entry: Int) {
         let record = try table.record(object)
         guard record.kind == .uid else { throw ArchiveError.unexpectedType("object \(object) is a \(record.kind), not a UID") }
-        let uid = table.reader.uid(record, in: table.raw)
+        let uid = table.reader.uid(record)
         return (ArchiveUID(uid), try entryObject(for: ArchiveUID(uid)))
     }
 

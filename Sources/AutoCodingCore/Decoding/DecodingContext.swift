@@ -185,7 +185,7 @@ final class DecodingContext {
         guard !node.isNull, let classRef = classField(of: node) else { return nil }
         let record = table.validated(classRef)
         guard record.kind == .uid else { return nil }
-        let slots = classKeySlots.slots(ofClass: reader.uid(record, in: raw))
+        let slots = classKeySlots.slots(ofClass: reader.uid(record))
         slots?.startObject()
         return slots
     }

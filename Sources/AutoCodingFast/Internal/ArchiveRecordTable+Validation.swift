@@ -18,7 +18,7 @@ extension ArchiveRecordTable {
         var record = try BPlistIndex.record(object: object, in: raw, trailer: trailer)
         switch record.kind {
         case .uid:
-            let uid = reader.uid(record, in: raw)
+            let uid = reader.uid(record)
             guard uid < uidLimit else { throw ArchiveError.uidBeyondObjects(uid, object: object, objectCount: uidLimit) }
         case .array:
             // `$objects`' references are checked one at a time, as checkEntry(_:) reads them: a 10-million-entry
@@ -45,7 +45,7 @@ extension ArchiveRecordTable {
     func firstUID(in object: Int) throws(ArchiveError) -> UInt32? {
         if let uid = BPlistIndex.uidValue(object: object, in: raw, trailer: trailer), Int(uid) < uidLimit { return uid }
         let record = try validate(object)
-        return record.kind == .uid ? reader.uid(record, in: raw) : nil
+        return record.kind == .uid ? reader.uid(record) : nil
     }
 
     private func store(_ record: BPlistIndex.Record, at object: Int) {

@@ -136,9 +136,12 @@ extension BPlistIndex {
     /// The last three are `libplistFailure`: valid files that only the native reader reads correctly.
     func checkLibplistReads(_ object: Int, asKey: Bool, in bytes: UnsafeRawBufferPointer) throws(ArchiveError) {
         let record = records[object]
-        let payload = UnsafeRawBufferPointer(
-            rebasing: bytes[record.offset..<record.offset + Int(record.count) * (record.kind == .utf16String ? 2 : 1)]
-        )
+        // A string's bytes, read only for strings (other records' counts are widths or, for a UID, its value).
+        var payload: UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(
+                rebasing: bytes[record.offset..<record.offset + Int(record.count) * (record.kind == .utf16String ? 2 : 1)]
+            )
+        }
         switch record.kind {
         case .null:
             throw ArchiveError.unexpectedType(

@@ -39,11 +39,9 @@ extension BPlistIndex {
         return record.count == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: bits))) : Double(bitPattern: bits)
     }
 
-    /// The UID value of a UID record (validated to fit 32 bits).
+    /// The UID value of a UID record, which the record holds (validated to fit 32 bits).
     @inline(__always)
-    @inlinable package func uid(_ record: Record, in bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: record.offset, width: Int(record.count)))
-    }
+    @inlinable package func uid(_ record: Record) -> UInt32 { record.count }
 
     /// A new string from an ASCII or UTF-16 record.
     package func makeString(_ record: Record, in bytes: UnsafeRawBufferPointer) -> String {

@@ -19,8 +19,9 @@
     /// past `UInt32.max` bytes.
     @usableFromInline package struct Record: Sendable {
         @usableFromInline var offset32: UInt32
-        /// Elements of an array or entries of a dictionary, bytes of data or ASCII, UTF-16 units, or the
-        /// byte width of an integer, real, date or UID.
+        /// Elements of an array or entries of a dictionary, bytes of data or ASCII, UTF-16 units, the byte
+        /// width of an integer, real or date, or a UID's value (read once, while parsing: the decoders ask for
+        /// a UID far more often than for any other value, and then need not touch the archive's bytes).
         @usableFromInline package var count: UInt32
         @usableFromInline package var kind: Kind
         /// What validation learned beyond the record, in its padding: a dictionary's `$class` slot
@@ -336,7 +337,7 @@
                     ArchiveError(.invalidUID, "object \(object) at offset \(offset): UID \(value) is wider than 32 bits")
                 }
             }
-            return record
+            return Record(offset: record.offset, count: UInt32(value), kind: .uid)
         case 0xA:
             return try sized(.array, unit: trailer.objectRefSize)
         case 0xC:

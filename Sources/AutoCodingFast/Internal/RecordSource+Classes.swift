@@ -63,7 +63,7 @@ extension RecordSource {
         let classRecord = try record(classRef)
         guard classRecord.kind == .uid else { throw ClassDescriptorRule.classIsNotAUID(uid: uid, "\(classRecord.kind)") }
         // Below the object count: every reader checks a UID record before a rule reads it.
-        return Int(reader.uid(classRecord, in: raw))
+        return Int(reader.uid(classRecord))
     }
 
     /// Checks that bplist object `descriptor`, `$objects[classUID]`, is the class descriptor that the `$class`

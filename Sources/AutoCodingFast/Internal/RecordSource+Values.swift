@@ -60,7 +60,7 @@ extension RecordSource {
         case .real: return .real(reader.double(record, in: raw))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: reader.double(record, in: raw)))
         // Checked below the object count with its record, where the source is a keyed archive.
-        case .uid: return .uid(ArchiveUID(reader.uid(record, in: raw)))
+        case .uid: return .uid(ArchiveUID(reader.uid(record)))
         case .data:
             value = .data(Array(UnsafeRawBufferPointer(rebasing: raw[record.offset..<record.offset + Int(record.count)])))
         case .asciiString, .utf16String:
