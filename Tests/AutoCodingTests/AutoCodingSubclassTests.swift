@@ -100,6 +100,44 @@ struct AutoCodingSubclassTests {
         let graph = try ArchiveGraph(bytes: [UInt8](KeyedArchiver.archivedData(withRootObject: shrub)))
         #expect(graph.root?.object.map { Array($0.fields.keys) } == ["height"])
     }
+
+    /// A list element that refers to an instance decoded already is taken by its UID alone when the list's
+    /// element type is exactly the instance's class, and goes through the full decode otherwise: a subclass
+    /// instance still comes back as itself, and an instance of an unrelated class is a type mismatch.
+    @Test func listElementsDecodedAlreadyKeepTheirIdentityAndTheirChecks() throws {
+        let cat = SubclassAnimal()
+        let dog = SubclassDog()
+        dog.owner = cat
+        cat.friends = [dog, dog, cat, cat]
+        var decoder = KeyedArchiveDecoder()
+        decoder.registry = ArchiveClassRegistry()
+        decoder.registry.register(SubclassDog.self, forClassName: Self.dogName)
+        let back = try decoder.decode(SubclassAnimal.self, from: KeyedArchiver.archivedData(withRootObject: cat))
+        #expect(back.friends.count == 4)
+        #expect(back.friends[0] is SubclassDog && back.friends[0] === back.friends[1])
+        #expect(back.friends[2] === back && back.friends[3] === back)
+
+        let plant = CodablePlant()
+        let bytes = try KeyedArchiveEncoder().encodeBytes(PlantsHolder(first: plant, others: [plant, plant]))
+        let plants = try KeyedArchiveDecoder().decode(PlantsHolder.self, from: bytes)
+        #expect(plants.others.count == 2 && plants.others.allSatisfy { $0 === plants.first })
+        #expect(throws: DecodingError.self) { try KeyedArchiveDecoder().decode(AnimalsHolder.self, from: bytes) }
+    }
+}
+
+/// A plant and a list referring to it twice (Codable classes, which lists share by reference), and the same keys
+/// read as animals.
+private final class CodablePlant: Codable {}
+private final class CodableAnimal: Codable {}
+
+private struct PlantsHolder: Codable {
+    var first: CodablePlant
+    var others: [CodablePlant]
+}
+
+private struct AnimalsHolder: Codable {
+    var first: CodablePlant
+    var others: [CodableAnimal]
 }
 
 private struct AutoCodingSubclassFailure: Error, CustomStringConvertible {

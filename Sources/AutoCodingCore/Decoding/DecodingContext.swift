@@ -42,6 +42,8 @@ final class DecodingContext {
     /// Decoded class instances by UID, so that every reference to one object yields the same instance.
     let instances: InstanceTable
     @exclusivity(unchecked) private var kinds = TypeKindCache()
+    /// How `T` decodes (decided once per type).
+    func decodeKind<T>(of type: T.Type) -> DecodeKind { kinds.kind(of: T.self) }
     @exclusivity(unchecked) var inProgress: [(uid: UInt32, type: Any.Type)] = []
     private var classNames: [Int: String] = [:]
     /// The class names secure decoding allows for the value being decoded now; nil when not checking.
@@ -389,7 +391,7 @@ final class DecodingContext {
         var path: CodingPathNode
     }
     @exclusivity(unchecked) private var fills: [Fill] = []
-    @exclusivity(unchecked) private var isDraining = false
+    @exclusivity(unchecked) private(set) var isDraining = false
 
     /// Allocates an `@AutoCoding` object, registers it under its UID before any field is read, and queues
     /// its fields. References to it met while filling (cycles, `weak` back-pointers) get the same instance,
