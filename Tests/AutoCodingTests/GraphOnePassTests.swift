@@ -125,6 +125,38 @@ import _AutoCodingTestSupport
         #expect(onePass?.reason == twoPass?.reason)
     }
 
+    /// Forward references: an instance referring to later entries (an instance, twice, and a string through it)
+    /// gets one object per entry, filled; of two plain entries holding UIDs, the error names the first in the
+    /// file though an instance refers to the later one. (A builder that makes entries when first referred to,
+    /// tried in the nineteenth step of BENCHMARKS.md, must keep both.)
+    @Test func forwardReferencesAndFirstPlainEntryInFileOrder() throws {
+        let forward: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Node").descriptor,
+            .dictionary(["$class": .uid(ArchiveUID(1)), "next": .uid(ArchiveUID(4)), "also": .uid(ArchiveUID(4))]),
+            .string("name"),
+            .dictionary(["$class": .uid(ArchiveUID(1)), "name": .uid(ArchiveUID(3)), "back": .uid(ArchiveUID(2))]),
+        ]
+        let archive = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: forward)
+        let graph = try ArchiveGraph(bytes: archive.binaryPlist())
+        let root = try #require(graph.root?.object)
+        let next = try #require(root.fields["next"]?.object)
+        #expect(root.fields["also"]?.object === next)
+        #expect(next.fields["name"]?.scalar == .string("name"))
+        #expect(next.fields["back"]?.object === root)
+
+        let twoPlain: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Box").descriptor,
+            .dictionary(["$class": .uid(ArchiveUID(1)), "items": .uid(ArchiveUID(4))]),
+            .array([.uid(ArchiveUID(2))]),
+            .array([.uid(ArchiveUID(2))]),
+        ]
+        let bytes = KeyedArchive(top: ["root": .uid(ArchiveUID(2))], objects: twoPlain).binaryPlist()
+        let onePass = #expect(throws: ArchiveError.self) { try ArchiveGraph(bytes: bytes) }
+        #expect(onePass?.reason == "$objects[3] is a plain array holding UIDs, not an instance; the graph cannot keep it")
+        let twoPass = #expect(throws: ArchiveError.self) { try Self.throughKeyedArchive(bytes) }
+        #expect(onePass?.reason == twoPass?.reason)
+    }
+
     /// graph fuzz target: an `$objects` entry that is itself a UID (not inside a container) was kept as an opaque
     /// scalar whose UID then dangled in the re-encoded archive (`invalidUID: UID 2 ≥ object count 2`).
     @Test func refusesAnEntryThatIsAUID() throws {
