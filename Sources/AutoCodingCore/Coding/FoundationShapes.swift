@@ -114,18 +114,11 @@ extension Array: _ArchiveListDecodable where Element: Decodable {
         // `Array(unsafeUninitializedCapacity: 0)` stores its count into the shared empty-array singleton, a data
         // race between concurrent decodes (ThreadSanitizer, `scripts/sanitize.sh quick-thread`).
         guard !elements.isEmpty else { return [] }
-        let shared = context.sharesDecodedInstances(of: Element.self, below: path)
         return try Array(unsafeUninitializedCapacity: elements.count) { buffer, initialized in
             for (i, element) in elements.enumerated() {
-                if shared, let instance = context.decodedInstance(Element.self, at: element) {
-                    buffer.initializeElement(at: i, to: instance)
-                } else {
-                    buffer.initializeElement(
-                        at: i,
-                        to: try context.decodeChild(
-                            Element.self, node: context.resolve(element), key: ArchiveCodingKey(intValue: i),
-                            below: path))
-                }
+                buffer.initializeElement(
+                    at: i,
+                    to: try context.decodeChild(Element.self, at: element, key: ArchiveCodingKey(intValue: i), below: path))
                 initialized = i + 1
             }
         }

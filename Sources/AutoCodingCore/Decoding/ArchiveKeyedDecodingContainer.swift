@@ -93,7 +93,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     // MARK: Everything else
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try context.decodeChild(type, node: context.resolve(try entry(key)), key: ArchiveCodingKey(key), below: codingPathNode)
+        try context.decodeChild(type, at: try entry(key), key: ArchiveCodingKey(key), below: codingPathNode)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

@@ -7,6 +7,18 @@ enum DecodeKind {
     case object(isClass: Bool)
     case autoCodingObject(any AutoCodingObject.Type)
     case archiveCoding(any ArchiveCoding.Type)
+
+    /// Whether a reference to an instance decoded already is only looked up (see
+    /// ``DecodingContext/decodeChild(_:at:key:below:)``): for any class instance, and for an `@AutoCoding` object
+    /// while objects are being filled (outside a drain it starts one).
+    @inline(__always)
+    func sharesDecodedInstances(whileDraining isDraining: Bool) -> Bool {
+        switch self {
+        case .autoCodingObject: isDraining
+        case .object(let isClass): isClass
+        default: false
+        }
+    }
 }
 
 /// Remembers each type's ``DecodeKind``. A decode meets few types, so a short list compared by identity

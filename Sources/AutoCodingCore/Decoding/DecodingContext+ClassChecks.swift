@@ -1,9 +1,32 @@
 import AutoCodingFast
 
-/// Class checks (NSSecureCoding's "of class"): whether an archived object may be decoded as the type asked for,
-/// and which class to instantiate, decided once per class descriptor and type; and secure decoding's check that
-/// every entry is of an allowed class.
+/// Class names, read once per class descriptor, and class checks (NSSecureCoding's "of class"): whether an
+/// archived object may be decoded as the type asked for, and which class to instantiate, decided once per class
+/// descriptor and type; and secure decoding's check that every entry is of an allowed class.
 extension DecodingContext {
+    /// The class name of the instance at `node`, or nil when it is not an instance.
+    func className(of node: Node) throws -> String? {
+        guard !node.isNull, let classRef = classField(of: node) else { return nil }
+        let descriptor = try resolve(classRef)
+        if let name = classNames[descriptor.object] { return name }
+        guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
+        let nameRecord = try record(nameObject)
+        guard nameRecord.kind == .asciiString || nameRecord.kind == .utf16String else { return nil }
+        let name = reader.makeString(nameRecord, in: raw)
+        classNames[descriptor.object] = name
+        return name
+    }
+
+    /// Whether the object at `node` is an `NSNull` instance (damage found on the way reads as "no").
+    func isNSNull(_ node: Node) -> Bool { (try? className(of: node)) == "NSNull" }
+
+    /// A short description of what is at `node`, for type-mismatch messages.
+    func describe(_ node: Node) -> String {
+        if node.isNull { return "$null" }
+        if let name = try? className(of: node) { return "an instance of \(name)" }
+        return "a \(kind(node))"
+    }
+
     /// Checks that the object at `node` was archived as `expected` (by its name, a name registered for it, or a
     /// class chain that contains it), or as a class registered (or found by its module-qualified name) that is a
     /// subclass of it, and returns the class to instantiate. Anything else is a `DecodingError.typeMismatch`

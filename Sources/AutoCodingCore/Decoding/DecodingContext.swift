@@ -45,7 +45,8 @@ final class DecodingContext {
     /// How `T` decodes (decided once per type).
     func decodeKind<T>(of type: T.Type) -> DecodeKind { kinds.kind(of: T.self) }
     @exclusivity(unchecked) var inProgress: [(uid: UInt32, type: Any.Type)] = []
-    private var classNames: [Int: String] = [:]
+    /// Class names read, by class descriptor (``className(of:)``).
+    var classNames: [Int: String] = [:]
     /// The class names secure decoding allows for the value being decoded now; nil when not checking.
     var allowedClassNames: Set<String>?
     /// What ``decodeAny(_:path:)`` does with a class it cannot map to a Swift type.
@@ -151,12 +152,18 @@ final class DecodingContext {
     @inline(__always)
     func resolve(_ object: Int) throws -> Node {
         do {
-            guard let uid = try table.uid(in: object) else { return Node(object: object, uid: nil) }
-            if uid == 0 { return .null }
-            return Node(object: try table.objectNumber(uid), uid: uid)
+            return try node(object, uid: table.uid(in: object))
         } catch {
             throw Self.corrupted(error)
         }
+    }
+
+    /// The node of bplist object `object`, which holds `uid` (nil for a value stored in place).
+    @inline(__always)
+    private func node(_ object: Int, uid: UInt32?) throws(ArchiveError) -> Node {
+        guard let uid else { return Node(object: object, uid: nil) }
+        if uid == 0 { return .null }
+        return Node(object: try table.objectNumber(uid), uid: uid)
     }
 
     /// The bplist object stored under `key` in the object at `node` (not validated yet: pass it to ``resolve(_:)``).
@@ -200,19 +207,6 @@ final class DecodingContext {
         return table.entry(of: node.object, key: key, slots: slots)
     }
 
-    /// The class name of the instance at `node`, or nil when it is not an instance.
-    func className(of node: Node) throws -> String? {
-        guard !node.isNull, let classRef = classField(of: node) else { return nil }
-        let descriptor = try resolve(classRef)
-        if let name = classNames[descriptor.object] { return name }
-        guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
-        let nameRecord = try record(nameObject)
-        guard nameRecord.kind == .asciiString || nameRecord.kind == .utf16String else { return nil }
-        let name = reader.makeString(nameRecord, in: raw)
-        classNames[descriptor.object] = name
-        return name
-    }
-
     /// Long strings already made, by bplist object, and which long strings were made once (one bit per object,
     /// allocated with the first long string). A string referenced many times is made at most twice and then
     /// shared: a 40 KB string in thousands of array elements was a copy per element (a 67 KB archive decoded
@@ -234,39 +228,6 @@ final class DecodingContext {
         let made = reader.makeString(record, in: raw)
         sharedStrings[object] = made
         return made
-    }
-
-    /// Whether the object at `node` is an `NSNull` instance (damage found on the way reads as "no").
-    func isNSNull(_ node: Node) -> Bool { (try? className(of: node)) == "NSNull" }
-
-    /// A short description of what is at `node`, for type-mismatch messages.
-    func describe(_ node: Node) -> String {
-        if node.isNull { return "$null" }
-        if let name = try? className(of: node) { return "an instance of \(name)" }
-        return "a \(kind(node))"
-    }
-
-    /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
-    /// array stored in place.
-    func listElements(_ node: Node, path: CodingPathNode) throws -> ListElements {
-        guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
-        var list = node.object
-        if kind(node) == .dictionary {
-            if let objects = field(FoundationKey.objects, of: node) {
-                list = try resolve(objects).object
-            } else {
-                var elements: [Int] = []
-                while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
-                if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true {
-                    return ListElements(collected: elements, in: table)
-                }
-            }
-        }
-        guard list >= 0, table.validated(list).kind == .array else {
-            throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
-        }
-        // The references of a validated array are in range; each element is validated when resolved.
-        return ListElements(array: list, in: table)
     }
 
     // MARK: Decoding
@@ -351,6 +312,36 @@ final class DecodingContext {
     /// The class checks made once ``recentClassChecks`` is full, by descriptor (the last one for each).
     @exclusivity(unchecked) var classChecks: [Int: ClassCheck] = [:]
 
+    /// Decodes the value stored at bplist object `object` (a field's value or a list element, not resolved yet)
+    /// under `key` of the value at `parent`, as ``decodeChild(_:node:key:below:)`` does.
+    ///
+    /// A reference to a class instance decoded already, where that function would only look it up (any class
+    /// instance, and an `@AutoCoding` object met while others are being filled), is taken from ``instances`` by
+    /// its UID before anything is resolved: its `$objects` entry was resolved and checked when it was first
+    /// decoded. For shared references (W1's friends, people anywhere in the archive) resolving was two reads at
+    /// random places per reference, a cache and TLB miss each, about a twelfth of an `@AutoCoding` decode.
+    func decodeChild<T: Decodable>(_ type: T.Type, at object: Int, key: ArchiveCodingKey, below parent: CodingPathNode)
+        throws -> T
+    {
+        guard allowedClassNames == nil, !parent.isRoot else {
+            return try decode(type, node: resolve(object), path: parent.appending(key))
+        }
+        let kind = kinds.kind(of: T.self)
+        let node: Node
+        do {
+            let uid = try table.uid(in: object)
+            if let uid, uid != 0, kind.sharesDecodedInstances(whileDraining: isDraining), let existing = instances[uid],
+                ClassReferences.isExactly(existing, T.self)
+            {
+                return unsafeBitCast(existing, to: T.self)
+            }
+            node = try self.node(object, uid: uid)
+        } catch {
+            throw Self.corrupted(error)
+        }
+        return try decodeChild(type, node: node, kind: kind, key: key, below: parent)
+    }
+
     /// Decodes the value at `node`, stored under `key` (a field name or a list index) of the value at `parent`.
     ///
     /// A value that makes no decoder of its own (a Foundation scalar, an `@AutoCoding` object met while others
@@ -362,22 +353,31 @@ final class DecodingContext {
     func decodeChild<T: Decodable>(_ type: T.Type, node: Node, key: ArchiveCodingKey, below parent: CodingPathNode)
         throws -> T
     {
-        if allowedClassNames == nil, !parent.isRoot {
-            do {
-                switch kinds.kind(of: T.self) {
-                case .foundation:
-                    return try FoundationValues.decode(type, node: node, context: self, path: parent)
-                case .autoCodingObject(let autoType) where isDraining:
-                    return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: parent)
-                case .object(isClass: true) where node.uid.map { instances[$0] != nil } ?? false:
-                    // A class instance decoded already (a shared reference) is only looked up.
-                    return try decodeInstance(type, node: node, path: parent, isClass: true)
-                default:
-                    break
-                }
-            } catch let error as DecodingError {
-                throw error.prefixingKey(key, below: parent)
+        guard allowedClassNames == nil, !parent.isRoot else {
+            return try decode(type, node: node, path: parent.appending(key))
+        }
+        return try decodeChild(type, node: node, kind: kinds.kind(of: T.self), key: key, below: parent)
+    }
+
+    /// ``decodeChild(_:node:key:below:)`` outside secure decoding and the root, with `T`'s kind.
+    @inline(__always)
+    private func decodeChild<T: Decodable>(
+        _ type: T.Type, node: Node, kind: DecodeKind, key: ArchiveCodingKey, below parent: CodingPathNode
+    ) throws -> T {
+        do {
+            switch kind {
+            case .foundation:
+                return try FoundationValues.decode(type, node: node, context: self, path: parent)
+            case .autoCodingObject(let autoType) where isDraining:
+                return try decodeAutoCodingObject(autoType, as: T.self, node: node, path: parent)
+            case .object(isClass: true) where node.uid.map { instances[$0] != nil } ?? false:
+                // A class instance decoded already (a shared reference) is only looked up.
+                return try decodeInstance(type, node: node, path: parent, isClass: true)
+            default:
+                break
             }
+        } catch let error as DecodingError {
+            throw error.prefixingKey(key, below: parent)
         }
         return try decode(type, node: node, path: parent.appending(key))
     }

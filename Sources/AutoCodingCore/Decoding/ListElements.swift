@@ -39,29 +39,26 @@ struct ListElements: RandomAccessCollection {
 }
 
 extension DecodingContext {
-    /// Whether the elements of a list of `T` below `parent` that refer to an instance decoded already may be
-    /// taken from ``instances`` by UID alone (``decodedInstance(_:at:)``): where ``decodeChild(_:node:key:below:)``
-    /// would only look such a reference up, as it does for an `@AutoCoding` object while objects are being
-    /// filled and for any class instance, outside secure decoding and the root.
-    func sharesDecodedInstances<T>(of type: T.Type, below parent: CodingPathNode) -> Bool {
-        guard allowedClassNames == nil, !parent.isRoot else { return false }
-        switch decodeKind(of: T.self) {
-        case .autoCodingObject: return isDraining
-        case .object(let isClass): return isClass
-        default: return false
+    /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
+    /// array stored in place.
+    func listElements(_ node: Node, path: CodingPathNode) throws -> ListElements {
+        guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
+        var list = node.object
+        if kind(node) == .dictionary {
+            if let objects = field(FoundationKey.objects, of: node) {
+                list = try resolve(objects).object
+            } else {
+                var elements: [Int] = []
+                while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
+                if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true {
+                    return ListElements(collected: elements, in: table)
+                }
+            }
         }
-    }
-
-    /// The instance decoded already for the UID that list element `object` holds, when it is exactly a `T`;
-    /// nil for anything else, which the caller resolves and decodes. Its `$objects` entry was resolved and
-    /// checked when it was first decoded, so it is not resolved again: for a list of shared references (W1's
-    /// friends, to people anywhere in the archive) that was two reads at random places per element, a cache
-    /// and TLB miss each, about a twelfth of an `@AutoCoding` decode's time.
-    @inline(__always)
-    func decodedInstance<T>(_ type: T.Type, at object: Int) -> T? {
-        guard let uid = try? table.uid(in: object), uid != 0, let existing = instances[uid],
-            ClassReferences.isExactly(existing, T.self)
-        else { return nil }
-        return unsafeBitCast(existing, to: T.self)
+        guard list >= 0, table.validated(list).kind == .array else {
+            throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
+        }
+        // The references of a validated array are in range; each element is validated when resolved.
+        return ListElements(array: list, in: table)
     }
 }

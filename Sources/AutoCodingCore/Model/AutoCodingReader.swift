@@ -54,8 +54,7 @@ public struct AutoCodingReader {
         for key in keys {
             guard let object = context.field(key, of: node, slots: slots) else { continue }
             try Self.describing(owner, key) {
-                property = try context.decodeChild(
-                    T.self, node: try context.resolve(object), key: ArchiveCodingKey(key), below: codingPathNode)
+                property = try context.decodeChild(T.self, at: object, key: ArchiveCodingKey(key), below: codingPathNode)
             }
             return
         }
