@@ -68,7 +68,7 @@ public struct KeyedArchiveView: Sendable {
     /// The `$top` entry for `key`: usually a UID, sometimes an inline scalar.
     public func top(_ key: String) -> ArchiveValue? {
         guard let object = entry(of: topDictionary, key: key, in: raw) else { return nil }
-        return try? materialize(object, in: raw)
+        return try? materialize(object)
     }
 
     /// The root object's UID: `$top["root"]`, else the only `$top` entry, when it is a UID.
@@ -81,7 +81,7 @@ public struct KeyedArchiveView: Sendable {
     /// The `$objects` entry at `uid` as a value, or nil when the UID is out of range.
     public func object(_ uid: ArchiveUID) -> ArchiveValue? {
         guard uid.index < objectCount else { return nil }
-        return try? materialize(objectNumber(uid, in: raw), in: raw)
+        return try? materialize(objectNumber(uid, in: raw))
     }
 
     /// The class of the instance at `uid`, or nil when the entry is not a class instance.
@@ -93,7 +93,7 @@ public struct KeyedArchiveView: Sendable {
             index.records[classRef].kind == .uid
         else { return nil }
         let descriptor = objectNumber(ArchiveUID(index.uid(index.records[classRef])), in: raw)
-        return (try? materialize(descriptor, in: raw)).flatMap(ArchiveClass.init(descriptor:))
+        return (try? materialize(descriptor)).flatMap(ArchiveClass.init(descriptor:))
     }
 
     /// The whole archive as values. Throws ``ArchiveError/Code-swift.struct/limitExceeded`` when shared
@@ -135,7 +135,7 @@ public struct KeyedArchiveView: Sendable {
     }
 
     /// The value tree of one bplist object.
-    package func materialize(_ object: Int, in raw: UnsafeRawBufferPointer) throws(ArchiveError) -> ArchiveValue {
+    package func materialize(_ object: Int) throws(ArchiveError) -> ArchiveValue {
         var walk = ValueWalk.proven(cache: ValueCache())
         return try IndexRecords(index: index, raw: raw).value(at: object, walk: &walk)
     }

@@ -13,7 +13,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         // The node's dictionary is validated, and with it its keys.
         let n = Int(context.record(of: decoder.node).count)
         return (0..<n).compactMap { i in
-            let name = context.reader.makeString(table.validated(table.ref(object, i)), in: context.raw)
+            let name = table.string(table.validated(table.ref(object, i)))
             return name == ArchiveKey.class ? nil : Key(stringValue: name)
         }
     }

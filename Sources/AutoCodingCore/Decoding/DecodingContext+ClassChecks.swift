@@ -12,7 +12,7 @@ extension DecodingContext {
         guard let nameObject = field(ArchiveKey.className, of: descriptor) else { return nil }
         let nameRecord = try record(nameObject)
         guard nameRecord.kind == .asciiString || nameRecord.kind == .utf16String else { return nil }
-        let name = reader.makeString(nameRecord, in: raw)
+        let name = table.string(nameRecord)
         classNames[descriptor.object] = name
         return name
     }

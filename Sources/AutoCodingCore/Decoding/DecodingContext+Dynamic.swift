@@ -16,12 +16,12 @@ extension DecodingContext {
         case .trueValue: return true
         case .falseValue: return false
         case .integer:
-            switch reader.integer(record, in: raw) {
+            switch table.integer(record) {
             case .integer(let v): return Int(exactly: v) ?? v
             case .unsignedInteger(let v): return v
             default: return nil
             }
-        case .real: return reader.double(record, in: raw)
+        case .real: return table.double(record)
         case .data: return try FoundationValues.data(node, self, path)
         case .date: return try FoundationValues.date(node, self, path)
         case .array:

@@ -2,9 +2,9 @@ import AutoCodingFast
 import Foundation
 
 /// The state of one decode over an archive (confined to one thread; its hot properties skip the runtime's
-/// exclusivity checks, which cost more than the work they guard): the record table, the byte pointer (owned
-/// by the table, which this context keeps alive), decoded class instances by UID, and the instances being
-/// decoded.
+/// exclusivity checks, which cost more than the work they guard): the record table, whose readers are the only
+/// way to the archive's bytes (no offset or byte slice is taken here), decoded class instances by UID, and the
+/// instances being decoded.
 ///
 /// The table validates each bplist object the first time the decode reaches it (``ArchiveRecordTable``), so
 /// reading one goes through ``record(_:)`` or ``resolve(_:)``, which throw what the whole-file check would
@@ -21,10 +21,8 @@ final class DecodingContext {
         static let null = Node(object: -1, uid: 0)
     }
 
+    /// The archive's records, and the readers of their values (``ArchiveRecordTable/string(_:)`` and the like).
     let table: ArchiveRecordTable
-    /// The readers of records (strings, integers, reals, UIDs).
-    let reader: BPlistIndex
-    let raw: UnsafeRawBufferPointer
     let userInfo: [CodingUserInfoKey: Any]
     /// This decoder's class-name mappings over a snapshot of the registry's, so that no lock is taken per object.
     var classes: [String: any Decodable.Type]
@@ -108,8 +106,6 @@ final class DecodingContext {
 
     init(decoder: KeyedArchiveDecoder, table: ArchiveRecordTable) {
         self.table = table
-        reader = table.reader
-        raw = table.raw
         userInfo = decoder.userInfo
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
@@ -194,7 +190,7 @@ final class DecodingContext {
         guard !node.isNull, let classRef = classField(of: node) else { return nil }
         let record = table.validated(classRef)
         guard record.kind == .uid else { return nil }
-        let slots = classKeySlots.slots(ofClass: reader.uid(record))
+        let slots = classKeySlots.slots(ofClass: table.uid(record))
         slots?.startObject()
         return slots
     }
@@ -217,15 +213,15 @@ final class DecodingContext {
     /// The string of string record `record`, bplist object `object` (validated).
     func string(_ record: BPlistIndex.Record, object: Int) -> String {
         // 15 units or fewer: a Swift string that small is stored in place, with nothing to share.
-        guard record.count > 15, object >= 0, object < table.count else { return reader.makeString(record, in: raw) }
+        guard record.count > 15, object >= 0, object < table.count else { return table.string(record) }
         if stringsMadeOnce.isEmpty { stringsMadeOnce = Array(repeating: 0, count: (table.count + 63) / 64) }
         let (word, bit) = (object >> 6, UInt64(1) << UInt64(object & 63))
         guard stringsMadeOnce[word] & bit != 0 else {
             stringsMadeOnce[word] |= bit
-            return reader.makeString(record, in: raw)
+            return table.string(record)
         }
         if let made = sharedStrings[object] { return made }
-        let made = reader.makeString(record, in: raw)
+        let made = table.string(record)
         sharedStrings[object] = made
         return made
     }

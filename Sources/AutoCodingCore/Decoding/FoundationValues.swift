@@ -116,12 +116,12 @@ enum FoundationValues {
         let converted: I?
         switch r.kind {
         case .integer:
-            switch context.reader.integer(r, in: context.raw) {
+            switch context.table.integer(r) {
             case .integer(let v): converted = I(exactly: v)
             case .unsignedInteger(let v): converted = I(exactly: v)
             default: converted = nil
             }
-        case .real: converted = I(exactly: context.reader.double(r, in: context.raw))
+        case .real: converted = I(exactly: context.table.double(r))
         case .trueValue: converted = 1
         case .falseValue: converted = 0
         default:
@@ -136,9 +136,9 @@ enum FoundationValues {
     static func double(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Double {
         let r = try record(node, context, Double.self, path)
         switch r.kind {
-        case .real: return context.reader.double(r, in: context.raw)
+        case .real: return context.table.double(r)
         case .integer:
-            switch context.reader.integer(r, in: context.raw) {
+            switch context.table.integer(r) {
             case .integer(let v): return Double(v)
             case .unsignedInteger(let v): return Double(v)
             default: break
@@ -155,7 +155,7 @@ enum FoundationValues {
         case .falseValue: return false
         case .integer:
             // NSNumber booleans written by other archivers arrive as 0 and 1.
-            if case .integer(let v) = context.reader.integer(r, in: context.raw), v == 0 || v == 1 { return v == 1 }
+            if case .integer(let v) = context.table.integer(r), v == 0 || v == 1 { return v == 1 }
         default: break
         }
         throw DecodingError.archiveTypeMismatch(Bool.self, at: path, found: context.describe(node))
@@ -165,7 +165,7 @@ enum FoundationValues {
         let r = try record(node, context, Data.self, path)
         switch r.kind {
         case .data:
-            return Data(UnsafeRawBufferPointer(rebasing: context.raw[r.offset..<r.offset + Int(r.count)]))
+            return context.table.data(r)
         case .dictionary:
             if let inner = context.field(FoundationKey.data, of: node) ?? context.field(FoundationKey.bytes, of: node) {
                 // Nested, not plain recursion: an NS.data that refers back to its own object is a UID cycle.
@@ -179,7 +179,7 @@ enum FoundationValues {
     static func date(_ node: DecodingContext.Node, _ context: DecodingContext, _ path: CodingPathNode) throws -> Date {
         let r = try record(node, context, Date.self, path)
         switch r.kind {
-        case .date: return Date(timeIntervalSinceReferenceDate: context.reader.double(r, in: context.raw))
+        case .date: return Date(timeIntervalSinceReferenceDate: context.table.double(r))
         case .dictionary:
             if let time = context.field(FoundationKey.time, of: node) {
                 return Date(timeIntervalSinceReferenceDate: try double(try context.resolve(time), context, path))
@@ -288,12 +288,12 @@ enum FoundationValues {
         let r = try record(node, context, Decimal.self, path)
         switch r.kind {
         case .integer:
-            switch context.reader.integer(r, in: context.raw) {
+            switch context.table.integer(r) {
             case .integer(let v): return Decimal(v)
             case .unsignedInteger(let v): return Decimal(v)
             default: break
             }
-        case .real: return Decimal(context.reader.double(r, in: context.raw))
+        case .real: return Decimal(context.table.double(r))
         case .dictionary:
             let name = try context.className(of: node)
             guard let name, DecimalCoding.classNames.contains(name) else {

@@ -43,8 +43,7 @@ extension DecodingContext {
         if let uid = node.uid { return resolver.resolve(ArchiveUID(uid)) }
         let value: ArchiveValue
         do {
-            let view = try table.validatedView()
-            value = try view.materialize(node.object, in: view.raw)
+            value = try table.validatedView().materialize(node.object)
         } catch {
             throw DecodingError.archiveCorrupted("\(error)", at: path)
         }
