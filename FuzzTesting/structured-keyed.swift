@@ -270,6 +270,14 @@ final class FuzzLinked: Codable {
     var tags: [String: Int]?
 }
 
+/// Required class fields beside a list of the same class: a reference to an instance decoded already is taken
+/// by its UID before anything is resolved (`DecodingContext.decodeChild(_:at:key:below:)`), in a field as in a list.
+struct FuzzLinkedFields: Decodable {
+    var next: FuzzLinked
+    var parent: FuzzLinked
+    var children: [FuzzLinked]
+}
+
 func decodeModels(_ bytes: [UInt8], view: KeyedArchiveView?, cyclic: Bool) {
     let decoder = KeyedArchiveDecoder()
     _ = try? decoder.decode(FuzzPlain.self, from: bytes)
@@ -279,6 +287,7 @@ func decodeModels(_ bytes: [UInt8], view: KeyedArchiveView?, cyclic: Bool) {
     if let view { _ = try? decoder.decode(FuzzPlain.self, from: view) }
     guard !cyclic else { return }
     _ = try? decoder.decode(FuzzLinked.self, from: bytes)
+    _ = try? decoder.decode(FuzzLinkedFields.self, from: bytes)
     if let unarchiver = try? KeyedUnarchiver(bytes: bytes) {
         _ = try? unarchiver.decodeObject(forKey: "root")
         _ = try? unarchiver.decodeObject(ofClassNames: ["NSArray", "NSDictionary", "NSString", "NSNumber", "NSData"], forKey: "root")

@@ -92,7 +92,7 @@ public struct AutoCodingReader {
     typealias ScalarRead<T> = (DecodingContext.Node, DecodingContext, CodingPathNode) throws -> T
 
     /// Reads a property of a scalar type with `read`, as ``read(_:keys:in:)`` reads it through the decoder's
-    /// generic dispatch (``DecodingContext/decodeChild(_:node:key:below:)``) but without asking for the type's
+    /// generic dispatch (``DecodingContext/decodeChild(_:at:key:below:)``) but without asking for the type's
     /// decode kind: the same values, the same errors. Secure decoding, whose class checks run per value, and
     /// other decoders than this package's take the generic way.
     @inline(__always)
