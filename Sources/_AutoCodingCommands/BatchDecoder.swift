@@ -216,7 +216,8 @@ struct BatchDecoder {
             _ = graph.root?.foundation
             if withJSON {
                 outcome.graphJSON = try TypedstreamJSON.json(
-                    bytes, options: options, maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
+                    graph, inputBytes: bytes.count, options: options,
+                    maxOutputBytes: OutputBudget.bytes(forInputBytes: bytes.count))
             }
         } catch {
             outcome.error = ErrorReport(error)

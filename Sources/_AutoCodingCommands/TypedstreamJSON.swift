@@ -16,10 +16,20 @@ enum TypedstreamJSON {
     /// The JSON of a typedstream file's contents, within `maxOutputBytes`.
     static func json(_ bytes: [UInt8], options: ArchiveReadingOptions, maxOutputBytes: Int) throws -> String {
         let graph = try TypedGraph(bytes: bytes, options: options)
+        defer { graph.breakReferenceCycles() }
+        return try json(graph, inputBytes: bytes.count, options: options, maxOutputBytes: maxOutputBytes)
+    }
+
+    /// The JSON of the graph of a typedstream of `inputBytes` bytes, within `maxOutputBytes`. The graph stays the
+    /// caller's to free (its cycles too); the keyed archives that an iMessage body's attributes hold are freed here.
+    static func json(
+        _ graph: TypedGraph, inputBytes: Int, options: ArchiveReadingOptions, maxOutputBytes: Int
+    ) throws -> String {
         var out = BudgetedText(limit: maxOutputBytes)
         if case .attributedString? = graph.root?.foundation,
-            let body = try? IMessageText(attributedBody: bytes, options: options)
+            let body = try? IMessageText(graph: graph, inputBytes: inputBytes, options: options)
         {
+            defer { IMessageText.breakReferenceCycles(in: body.runs.flatMap { $0.attributes.map(\.value) }) }
             try write(body, &out)
         } else {
             var writer = GraphWriter(graph: graph, depthLimit: options.depthLimit)

@@ -37,8 +37,9 @@ struct BatchMemoryTests {
     /// The peak resident set in bytes that `autocoding batch --stdin-frames --jobs 1` reports for `frames`
     /// (its summary's `VmHWM`: `wait4`'s figure would be no smaller than the test process's own, which a child
     /// inherits at `exec`).
-    static func peakResidentBytes(frames: [UInt8]) throws -> Int {
-        let result = try CLI.run(["batch", "--stdin-frames", "--jobs", "1"], stdin: Data(frames))
+    static func peakResidentBytes(frames: [UInt8], withJSON: Bool) throws -> Int {
+        let result = try CLI.run(
+            ["batch", "--stdin-frames", "--jobs", "1"] + (withJSON ? ["--with-json"] : []), stdin: Data(frames))
         // Exit 1: the refused archives are failed records, not a failed run.
         #expect(result.status == 1, "\(result.stderr)")
         let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("batch: ") })
@@ -48,15 +49,16 @@ struct BatchMemoryTests {
     }
 
     /// The peak resident set of a batch over `rounds` each of: cyclic archives, cyclic archives the graph refuses,
-    /// cyclic typedstreams.
-    static func peakOfBatch(rounds: Int) throws -> Int {
+    /// cyclic typedstreams; with `withJSON`, each record also carries the graph's JSON (a second reading of the
+    /// input, whose objects must be freed too).
+    static func peakOfBatch(rounds: Int, withJSON: Bool = false) throws -> Int {
         var frames: [UInt8] = []
         for i in 0..<rounds {
             frames += BatchFramesTests.frame(id: "keyed-\(i)", payload: cyclicArchive(i, refused: false))
             frames += BatchFramesTests.frame(id: "refused-\(i)", payload: cyclicArchive(i, refused: true))
             frames += BatchFramesTests.frame(id: "typed-\(i)", payload: cyclicTypedstream(i))
         }
-        return try peakResidentBytes(frames: frames)
+        return try peakResidentBytes(frames: frames, withJSON: withJSON)
     }
 
     @Test(.enabled(if: ActiveSanitizer.name == nil, "a sanitizer's quarantine keeps freed memory resident"))
@@ -65,6 +67,14 @@ struct BatchMemoryTests {
         // freed, the worker holds one input at a time whatever the count.
         let few = try Self.peakOfBatch(rounds: 8)
         let many = try Self.peakOfBatch(rounds: 56)
+        let kept = 48 * 3 * Self.payloadBytes
+        #expect(many - few < kept / 6, "peak resident set \(few >> 10) KiB after 8 rounds, \(many >> 10) KiB after 56")
+    }
+
+    @Test(.enabled(if: ActiveSanitizer.name == nil, "a sanitizer's quarantine keeps freed memory resident"))
+    func cyclicInputsWithJSONDoNotAccumulate() throws {
+        let few = try Self.peakOfBatch(rounds: 8, withJSON: true)
+        let many = try Self.peakOfBatch(rounds: 56, withJSON: true)
         let kept = 48 * 3 * Self.payloadBytes
         #expect(many - few < kept / 6, "peak resident set \(few >> 10) KiB after 8 rounds, \(many >> 10) KiB after 56")
     }

@@ -91,6 +91,32 @@ struct ReferenceCycleTests {
         #expect(watched.alive == 0)
     }
 
+    /// Cycles through a structure's field and through objects that several others reference: the walk empties each
+    /// object once and frees them all.
+    @Test func aTypedGraphWithCyclesThroughStructuresIsFreed() throws {
+        let node = [TypedClass("Node", version: 0)]
+        let root = TypedObject(classes: node)
+        let first = TypedObject(classes: node)
+        let second = TypedObject(classes: node)
+        let pair: TypedValue = .structure([.object(second), .signed(1, type: UInt8(ascii: "i"))], encoding: "{p=@i}")
+        root.groups = [TypedGroup(encoding: "@{p=@i}", values: [.object(first), pair])]
+        first.groups = [TypedGroup(encoding: "@@", values: [.object(root), .object(second)])]
+        second.groups = [TypedGroup(encoding: "@", values: [.object(first)])]
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(root)])]).typedstreamBytes()
+        TypedGraph(groups: [TypedGroup(encoding: "@", values: [.object(root)])]).breakReferenceCycles()
+        let watched = Watched()
+        do {
+            let graph = try TypedGraph(bytes: bytes)
+            let objects = graph.objects
+            #expect(objects.count == 3)
+            objects.forEach(watched.watch)
+            graph.breakReferenceCycles()
+            #expect(objects.allSatisfy { $0.groups.isEmpty })
+        }
+        #expect(watched.alive == 0)
+        #expect([root, first, second].allSatisfy { $0.groups.isEmpty })
+    }
+
     /// A model with one graph-valued property, decoded from an archive whose root also holds a cycle the model
     /// never reads.
     struct Holder: Decodable {

@@ -22,7 +22,24 @@ extension TypedGraph {
     /// Empties every object of the graph (its ``TypedObject/groups``), so that objects on reference cycles are
     /// freed once nothing else holds them; see ``ArchiveGraph/breakReferenceCycles()``.
     public func breakReferenceCycles() {
-        for object in objects { object.groups = [] }
+        // No set of objects seen: an object emptied before has no groups left, so the walk stops at it. The stack
+        // holds value arrays, not values, so that scalars are neither copied nor retained.
+        var pending = groups.map(\.values)
+        while let values = pending.popLast() {
+            for index in values.indices {
+                switch values[index] {
+                case .object(let object):
+                    let groups = object.groups
+                    guard !groups.isEmpty else { continue }
+                    object.groups = []
+                    for group in groups { pending.append(group.values) }
+                case .array(let nested, _), .structure(let nested, _):
+                    pending.append(nested)
+                default:
+                    continue
+                }
+            }
+        }
     }
 }
 
@@ -81,7 +98,12 @@ extension IMessageText {
     /// objects on reference cycles are freed; see ``ArchiveGraph/breakReferenceCycles()``.
     public func breakReferenceCycles() {
         graph.breakReferenceCycles()
-        var pending = runs.flatMap { $0.attributes.map(\.value) }
+        Self.breakReferenceCycles(in: runs.flatMap { $0.attributes.map(\.value) })
+    }
+
+    /// Empties the objects of every keyed archive that `values` hold, at any depth.
+    package static func breakReferenceCycles(in values: [Value]) {
+        var pending = values
         while let value = pending.popLast() {
             switch value {
             case .keyedArchive(let archive): archive.breakReferenceCycles()

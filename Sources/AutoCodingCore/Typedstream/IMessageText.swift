@@ -70,7 +70,21 @@ public struct IMessageText {
 
     /// Reads an `attributedBody` blob: a typedstream whose root is an `NSAttributedString`.
     public init(attributedBody bytes: [UInt8], options: ArchiveReadingOptions = ArchiveReadingOptions()) throws {
-        graph = try TypedGraph(bytes: bytes, options: options)
+        let graph = try TypedGraph(bytes: bytes, options: options)
+        do {
+            try self.init(graph: graph, inputBytes: bytes.count, options: options)
+        } catch {
+            // The graph is this init's own: objects on cycles would outlive the error (ReferenceCycles.swift).
+            graph.breakReferenceCycles()
+            throw error
+        }
+    }
+
+    /// Reads the body from the graph of an `attributedBody` blob of `inputBytes` bytes, which the caller has
+    /// read already (a batch record that also prints the graph reads it once). The graph stays the caller's,
+    /// cycles included, when this throws.
+    package init(graph: TypedGraph, inputBytes: Int, options: ArchiveReadingOptions) throws {
+        self.graph = graph
         guard case .attributedString(let body)? = graph.root?.foundation else {
             throw TypedstreamDecodingError(
                 .unexpectedLayout,
@@ -81,15 +95,30 @@ public struct IMessageText {
         text = body.text
         let utf16 = Array(body.text.utf16)
         var runs: [Run] = []
-        var budget = ExpansionBudget(bytes: OutputBudget.bytes(forInputBytes: bytes.count))
-        for run in body.runs {
+        var budget = ExpansionBudget(bytes: OutputBudget.bytes(forInputBytes: inputBytes))
+        do {
+            try Self.mapRuns(body.runs, of: utf16, into: &runs, depth: options.depthLimit, budget: &budget)
+        } catch {
+            // Every keyed archive decoded from a data attribute so far is among the mapped values.
+            Self.breakReferenceCycles(in: budget.mapped.values.map(\.value))
+            throw error
+        }
+        self.runs = runs
+    }
+
+    /// Maps the runs of an attributed string whose text is `utf16`, appending to `runs`.
+    private static func mapRuns(
+        _ bodyRuns: [TypedAttributedString.Run], of utf16: [UInt16], into runs: inout [Run], depth: Int,
+        budget: inout ExpansionBudget
+    ) throws {
+        for run in bodyRuns {
             let start = min(run.location, utf16.count)
             let end = min(run.location + run.length, utf16.count)
             var attributes: [(key: String, value: Value)] = []
             if case .dictionary(let pairs)? = run.attributes?.foundation {
                 for pair in pairs {
                     guard case .string(let key)? = pair.key.object?.foundation else { continue }
-                    attributes.append((key, try Self.value(pair.value, depth: options.depthLimit, budget: &budget)))
+                    attributes.append((key, try Self.value(pair.value, depth: depth, budget: &budget)))
                 }
             }
             runs.append(
@@ -101,7 +130,6 @@ public struct IMessageText {
                 )
             )
         }
-        self.runs = runs
     }
 
     /// What mapping attributes may produce: shared objects are copied at every reference, so a 40-level DAG
@@ -152,9 +180,15 @@ public struct IMessageText {
         }
         let before = budget.bytes
         let mapped = try mapValue(value, depth: depth, budget: &budget)
-        switch mapped {
-        case .string(let s), .url(let s): try budget.spend(s.utf8.count)
-        default: try budget.spend(8)
+        do {
+            switch mapped {
+            case .string(let s), .url(let s): try budget.spend(s.utf8.count)
+            default: try budget.spend(8)
+            }
+        } catch {
+            // Not among the mapped values yet, which the init frees when it throws.
+            breakReferenceCycles(in: [mapped])
+            throw error
         }
         if let key { budget.mapped[key] = (mapped, before - budget.bytes) }
         return mapped
