@@ -8,11 +8,10 @@
 //   get          LazyKeyedArchive(bytes:).values(at:) and, with --eager, ArchiveGraph.values(at:maxValues:), printed
 //                as Get.run prints them (budgeted JSON, [*] as an array); ArchivePath(parsing:) of each path's text
 //   codegen      ModelCodegen.generate (Codegen.run)
-//   messages     MessageBody.text (one attributedBody of `messages`), for acyclic graphs
-//   batch        BatchDecoder.decode (one record's decode, with --json), for acyclic graphs (the decoder drops
-//                its graph, and a cyclic one would leak); the same library calls with the cycles freed otherwise
-//   encode       Encode.isArchiveGraph + ArchiveGraph(json:) → keyedArchive → binaryPlist (Encode.encode's steps,
-//                with the graph freed), then decoded again
+//   messages     MessageBody.text (one attributedBody of `messages`)
+//   batch        BatchDecoder.decode (one record's decode, with --json); it frees its graph, cycles included
+//   encode       Encode.isArchiveGraph + ArchiveGraph(json:) → keyedArchive → binaryPlist, decoded again, and
+//                Encode.encode(json:format:) itself
 //   validate     FileCheck.check(path:roundtrip: true) (Validate.run --roundtrip; convert's checks)
 //   models       KeyedArchiveDecoder into Codable models (lazy table and validated view), KeyedUnarchiver.decodeObject
 //
@@ -86,24 +85,12 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
 
     // batch: one record, with the graph's JSON.
     stage("batch", input: n) {
-        let decoder = BatchDecoder(options: commandOptions, withJSON: true)
-        if graph == nil || !cyclic {
-            let outcome = decoder.decode(bytes)
-            checkOutput("batch", (outcome.graphJSON?.utf8.count ?? 0) + 200, input: n)
-        } else if let view {
-            // The decoder's own calls, with the cycles freed afterwards.
-            if let archive = try? view.keyedArchive(), let resolved = try? ArchiveGraph(archive: archive) {
-                _ = BatchDecoder.className(of: resolved.root)
-                checkOutput("batch", resolved.json(prettyPrinted: false).utf8.count + 200, input: n)
-                release(resolved)
-            }
-        }
+        let outcome = BatchDecoder(options: commandOptions, withJSON: true).decode(bytes)
+        checkOutput("batch", (outcome.graphJSON?.utf8.count ?? 0) + 200, input: n)
     }
 
     // messages: one attributedBody (a keyed archive of an NSAttributedString in some chat.db copies).
-    if graph == nil || !cyclic {
-        stage("messages", input: n) { _ = try? MessageBody.text(bytes, options: commandOptions) }
-    }
+    stage("messages", input: n) { _ = try? MessageBody.text(bytes, options: commandOptions) }
 
     // encode: the JSON of the graph back to an archive. Its budget counts the JSON it reads, which a graph of
     // many references to one object makes several times the archive.
@@ -117,7 +104,7 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
             checkOutput("encode", encoded.count, input: json.count)
             release(try? ArchiveGraph(bytes: encoded, options: commandOptions))
             release(back)
-            if !cyclic { _ = try? Encode.encode(json: json, format: .binary) }
+            _ = try? Encode.encode(json: json, format: .binary)
         }
     }
 

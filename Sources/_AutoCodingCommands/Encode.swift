@@ -54,7 +54,10 @@ struct Encode: ParsableCommand {
                     + "typedstream itself (convert --to keyed, xml or binary)")
         }
         if isArchiveGraph(json) {
-            let archive = try ArchiveGraph(json: Data(json)).keyedArchive()
+            let graph = try ArchiveGraph(json: Data(json))
+            // JSON can describe cycles ({"$ref": …}); the graph is freed with them broken.
+            defer { graph.breakReferenceCycles() }
+            let archive = graph.keyedArchive()
             return format == .binary ? try archive.binaryPlist(readableWith: ArchiveReadingOptions()) : try archive.xmlPlist()
         }
         guard let text = String(validating: json, as: UTF8.self) else {

@@ -38,53 +38,13 @@ struct JSONLine {
     /// The object's text with its closing brace.
     var finished: String { text + "}" }
 
-    /// Appends `value` as a JSON string literal (quotes, backslash escapes, control characters as `\u00XX`).
+    /// Appends `value` as a JSON string literal (``JSONStringLiteral``'s escapes).
     static func appendString(_ value: String, to out: inout String) {
-        // Byte by byte into one buffer, appended once: every character to escape is ASCII, or U+2028/U+2029
-        // (E2 80 A8/A9). Appending pieces through `unicodeScalars` made long strings of control characters cost
-        // seconds.
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
-        bytes.reserveCapacity(value.utf8.count + 2)
-        let utf8 = Array(value.utf8)
-        var i = 0
-        while i < utf8.count {
-            let byte = utf8[i]
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(UInt8(ascii: "\\"))
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20: appendUnicodeEscape(UInt32(byte), to: &bytes)
-            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
-                appendUnicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &bytes)
-                i += 2
-            default: bytes.append(byte)
-            }
-            i += 1
-        }
-        bytes.append(UInt8(ascii: "\""))
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// `\uXXXX` for a scalar below 0x10000.
-    private static func appendUnicodeEscape(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(0x5C)
-        bytes.append(UInt8(ascii: "u"))
-        bytes.append(hexDigits[Int((value >> 12) & 0xF)])
-        bytes.append(hexDigits[Int((value >> 8) & 0xF)])
-        bytes.append(hexDigits[Int((value >> 4) & 0xF)])
-        bytes.append(hexDigits[Int(value & 0xF)])
+        out += JSONStringLiteral.quoted(value)
     }
 
     /// `value` as a JSON string literal.
-    static func quoted(_ value: String) -> String {
-        var out = ""
-        appendString(value, to: &out)
-        return out
-    }
+    static func quoted(_ value: String) -> String { JSONStringLiteral.quoted(value) }
 }
 
 /// The stable code and human reason of any error the commands report, for NDJSON `error` objects and the

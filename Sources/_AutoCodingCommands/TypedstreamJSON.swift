@@ -38,8 +38,8 @@ enum TypedstreamJSON {
         return out.text
     }
 
-    /// Text that throws once it passes its budget, checked before a string is escaped (a string costs at
-    /// least its UTF-8 length) and after every append.
+    /// Text that throws once it would pass its budget: a quoted string is measured before it is written, other
+    /// pieces are checked after every append.
     struct BudgetedText {
         private(set) var text = ""
         let limit: Int
@@ -52,9 +52,9 @@ enum TypedstreamJSON {
         }
 
         mutating func appendQuoted(_ string: String) throws(ArchiveError) {
-            guard string.utf8.count <= limit - text.utf8.count else { throw exceeded }
+            // The escaped length, not the string's: control characters take six bytes each.
+            try reserve(JSONStringLiteral.length(of: string))
             JSONLine.appendString(string, to: &text)
-            try check()
         }
 
         /// The bytes left before the budget.

@@ -21,9 +21,13 @@ struct JSONTextSink: JSONSink {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Whether more than `maxBytes` bytes have been written. Checked between values, so the text may pass the
-    /// budget by one value (at most one scalar of the input).
-    var isFull: Bool { bytes.count > maxBytes - spent }
+    /// Whether more than `maxBytes` bytes have been written, or a string literal was refused for passing them.
+    /// Checked between values, so the text may pass the budget by one value other than a string (at most one
+    /// scalar of the input).
+    var isFull: Bool { overflowed || bytes.count > maxBytes - spent }
+
+    /// Whether a string literal was left out for passing the budget.
+    private var overflowed = false
 
     /// Work counted against the budget besides the text (nested data decoded by the plain form).
     private var spent = 0
@@ -110,24 +114,14 @@ struct JSONTextSink: JSONSink {
         bytes.append(contentsOf: "null".utf8)
     }
 
+    /// A literal that would pass the budget is not written: the sink is full instead, so that a string of
+    /// control characters (six bytes of text each) cannot take the text past the budget.
     private mutating func appendQuoted(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-            case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
+        guard JSONStringLiteral.length(of: string) <= maxBytes - spent - bytes.count else {
+            overflowed = true
+            return
         }
-        bytes.append(UInt8(ascii: "\""))
+        JSONStringLiteral.append(string, to: &bytes)
     }
 }
 

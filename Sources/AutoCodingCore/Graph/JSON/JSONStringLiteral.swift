@@ -1,0 +1,103 @@
+/// Strings as JSON string literals: the one escaping rule of every JSON text the package and its commands print.
+///
+/// Quotes, backslashes and line breaks as `\"`, `\\`, `\n`, `\r`, `\t`; other control characters, and U+2028 and
+/// U+2029 (line separators that JavaScript does not allow raw in a string), as `\uXXXX`; everything else as it
+/// is. A literal's length is known before it is written, so a budgeted writer refuses it before building it:
+/// a string of control characters takes six times its length.
+package enum JSONStringLiteral {
+    /// The UTF-8 length of `value`'s literal, quotes included.
+    package static func length(of value: String) -> Int {
+        var value = value
+        return value.withUTF8 { length($0) }
+    }
+
+    /// Appends `value`'s literal, quotes included.
+    package static func append(_ value: String, to bytes: inout [UInt8]) {
+        var value = value
+        value.withUTF8 { utf8 in
+            let start = bytes.count
+            let length = length(utf8)
+            bytes.append(contentsOf: repeatElement(0, count: length))
+            bytes.withUnsafeMutableBufferPointer { out in
+                _ = write(utf8, into: UnsafeMutableBufferPointer(rebasing: out[start...]))
+            }
+        }
+    }
+
+    /// `value`'s literal, quotes included.
+    package static func quoted(_ value: String) -> String {
+        var value = value
+        return value.withUTF8 { utf8 in
+            String(unsafeUninitializedCapacity: length(utf8)) { write(utf8, into: $0) }
+        }
+    }
+
+    /// How the byte at `i` of a string's UTF-8 is written.
+    private enum Escape {
+        /// As it is.
+        case none
+        /// As a backslash and this letter.
+        case letter(UInt8)
+        /// As `\uXXXX`, for `width` bytes of the input.
+        case unicode(UInt32, width: Int)
+
+        init(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) {
+            switch utf8[i] {
+            case UInt8(ascii: "\""): self = .letter(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): self = .letter(UInt8(ascii: "\\"))
+            case 0x0A: self = .letter(UInt8(ascii: "n"))
+            case 0x0D: self = .letter(UInt8(ascii: "r"))
+            case 0x09: self = .letter(UInt8(ascii: "t"))
+            case 0..<0x20: self = .unicode(UInt32(utf8[i]), width: 1)
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                self = .unicode(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029, width: 3)
+            default: self = .none
+            }
+        }
+    }
+
+    private static func length(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var length = 2
+        var i = 0
+        while i < utf8.count {
+            switch Escape(utf8, at: i) {
+            case .none: length += 1; i += 1
+            case .letter: length += 2; i += 1
+            case .unicode(_, let width): length += 6; i += width
+            }
+        }
+        return length
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Writes the literal into `out`, which holds exactly its ``length(_:)`` bytes; returns that length.
+    private static func write(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var o = 0
+        func put(_ byte: UInt8) {
+            out[o] = byte
+            o += 1
+        }
+        put(UInt8(ascii: "\""))
+        var i = 0
+        while i < utf8.count {
+            switch Escape(utf8, at: i) {
+            case .none:
+                put(utf8[i])
+                i += 1
+            case .letter(let letter):
+                put(UInt8(ascii: "\\"))
+                put(letter)
+                i += 1
+            case .unicode(let scalar, let width):
+                put(UInt8(ascii: "\\"))
+                put(UInt8(ascii: "u"))
+                for shift: UInt32 in [12, 8, 4, 0] { put(hexDigits[Int((scalar >> shift) & 0xF)]) }
+                i += width
+            }
+        }
+        put(UInt8(ascii: "\""))
+        return o
+    }
+}
