@@ -15,7 +15,7 @@
 //   batch        BatchDecoder.decodeTypedstream (one record with --json)
 //
 // Cyclic graphs go through every command's function too: each frees the graphs it builds, cycles included, which
-// the ASan variant's leak check holds it to.
+// the memory oracle holds it to (a leaked graph per input would grow the RSS past -rss_limit_mb).
 // Oracles: no crash; output ≤ 100 × the stream + 1 MiB per command; no control character from the stream in
 // `inspect`'s and `validate`'s text; writer output reads back; each stage under FUZZ_STAGE_SECONDS per
 // FUZZ_STAGE_BYTES of stream (1 s per 128 KiB); libFuzzer's -timeout=1 and memory limits.

@@ -53,8 +53,8 @@ enum TypedstreamJSON {
 
         mutating func appendQuoted(_ string: String) throws(ArchiveError) {
             // The escaped length, not the string's: control characters take six bytes each.
-            try reserve(JSONStringLiteral.length(of: string))
-            JSONLine.appendString(string, to: &text)
+            guard let literal = JSONStringLiteral.quoted(string, maxLength: remaining) else { throw exceeded }
+            text += literal
         }
 
         /// The bytes left before the budget.

@@ -12,12 +12,15 @@ struct JSONStringLiteralTests {
         "a\u{2028}b\u{2029}c", "\u{E2}\u{80}", "é ü 日本 🙂", String(repeating: "\u{1}", count: 300),
     ]
 
-    @Test func literalsParseBackToTheirStringAtTheirAnnouncedLength() throws {
+    @Test func literalsParseBackAndAreRefusedPastTheirLength() throws {
         for sample in Self.samples {
             let literal = JSONStringLiteral.quoted(sample)
-            #expect(literal.utf8.count == JSONStringLiteral.length(of: sample), "\(literal)")
+            let length = literal.utf8.count
+            #expect(JSONStringLiteral.quoted(sample, maxLength: length) == literal)
+            #expect(JSONStringLiteral.quoted(sample, maxLength: length - 1) == nil, "\(literal)")
             var bytes: [UInt8] = [0x5B]
-            JSONStringLiteral.append(sample, to: &bytes)
+            #expect(!JSONStringLiteral.append(sample, to: &bytes, maxLength: length - 1) && bytes == [0x5B])
+            #expect(JSONStringLiteral.append(sample, to: &bytes, maxLength: length))
             #expect(Array(bytes.dropFirst()) == Array(literal.utf8))
             let parsed = try JSONDecoder().decode(String.self, from: Data(literal.utf8))
             #expect(parsed == sample)

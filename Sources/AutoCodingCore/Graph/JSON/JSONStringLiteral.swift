@@ -5,30 +5,37 @@
 /// is. A literal's length is known before it is written, so a budgeted writer refuses it before building it:
 /// a string of control characters takes six times its length.
 package enum JSONStringLiteral {
-    /// The UTF-8 length of `value`'s literal, quotes included.
-    package static func length(of value: String) -> Int {
+    /// Appends `value`'s literal, quotes included, when it takes at most `maxLength` bytes; returns whether it did.
+    /// Measured before anything is written, so a refused literal costs no memory.
+    @discardableResult
+    package static func append(_ value: String, to bytes: inout [UInt8], maxLength: Int = .max) -> Bool {
         var value = value
-        return value.withUTF8 { length($0) }
-    }
-
-    /// Appends `value`'s literal, quotes included.
-    package static func append(_ value: String, to bytes: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { utf8 in
-            let start = bytes.count
+        return value.withUTF8 { utf8 in
             let length = length(utf8)
+            guard length <= maxLength else { return false }
+            let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: length))
             bytes.withUnsafeMutableBufferPointer { out in
                 _ = write(utf8, into: UnsafeMutableBufferPointer(rebasing: out[start...]))
             }
+            return true
         }
     }
 
     /// `value`'s literal, quotes included.
     package static func quoted(_ value: String) -> String {
         var value = value
+        return value.withUTF8 { utf8 in String(unsafeUninitializedCapacity: length(utf8)) { write(utf8, into: $0) } }
+    }
+
+    /// `value`'s literal, quotes included, or nil when it would take more than `maxLength` bytes (measured before
+    /// anything is written).
+    package static func quoted(_ value: String, maxLength: Int) -> String? {
+        var value = value
         return value.withUTF8 { utf8 in
-            String(unsafeUninitializedCapacity: length(utf8)) { write(utf8, into: $0) }
+            let length = length(utf8)
+            guard length <= maxLength else { return nil }
+            return String(unsafeUninitializedCapacity: length) { write(utf8, into: $0) }
         }
     }
 

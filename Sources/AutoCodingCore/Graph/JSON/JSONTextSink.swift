@@ -117,11 +117,13 @@ struct JSONTextSink: JSONSink {
     /// A literal that would pass the budget is not written: the sink is full instead, so that a string of
     /// control characters (six bytes of text each) cannot take the text past the budget.
     private mutating func appendQuoted(_ string: String) {
-        guard JSONStringLiteral.length(of: string) <= maxBytes - spent - bytes.count else {
+        // `spent` saturates at Int.max: subtracted from `maxBytes` alone it cannot overflow.
+        let remaining = maxBytes - spent
+        guard bytes.count <= remaining, JSONStringLiteral.append(string, to: &bytes, maxLength: remaining - bytes.count)
+        else {
             overflowed = true
             return
         }
-        JSONStringLiteral.append(string, to: &bytes)
     }
 }
 
