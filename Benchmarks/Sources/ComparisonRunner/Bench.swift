@@ -12,17 +12,18 @@ import Darwin
 // side in one run, on the same bytes (issue 7). The files of this folder: the command (here), measuring, libplist's
 // C API, the models, the workloads W1 to W5, the runner with its child processes, the report and the scaling series.
 
-/// `autocoding-bench`: times every decode and encode path of issue 7 on the same inputs and prints one table.
+/// `autocoding-bench`: times every decode, encode and JSON path of issue 7 on the same inputs and prints one table.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "autocoding-bench",
         abstract: "Benchmark this package against swift-corelibs-foundation and libplist on the same bytes.",
         discussion: """
             Workloads: W1 an array of N Person objects (name, age, height, isActive, email, birthday, 3 tags, an \
-            Address object, 2 shared friends; W1c is a variant with reference cycles, for this package's paths \
-            only), W2 a dictionary of N string → integer entries, W3 an array of N/100 4 KiB data values, W4 \
-            every file of shared/corpus/apple (or generated small archives when the corpus is not found), W5 every \
-            typedstream of shared/corpus/typedstream read to events and to a TypedGraph (or generated ones).
+            Address object, 2 shared friends; its graph is also written as JSON text; W1c is a variant with \
+            reference cycles, for this package's paths only), W2 a dictionary of N string → integer entries, W3 an \
+            array of N/100 4 KiB data values, W4 every file of shared/corpus/apple (or generated small archives \
+            when the corpus is not found), W5 every typedstream of shared/corpus/typedstream read to events and to \
+            a TypedGraph (or generated ones).
 
             Every path's result is checked against the source data (counts and a sample of fields). Each path's \
             peak RSS is measured in a child process that runs it once. Exit status: 0 when every check passed, \

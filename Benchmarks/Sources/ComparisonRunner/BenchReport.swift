@@ -107,14 +107,15 @@ struct BenchReport: Codable {
         return lines.joined(separator: "\n")
     }
 
-    /// Workload order as run, decode rows before encode rows, then the order the paths were defined in.
+    /// Workload order as run, decode rows before encode rows before JSON rows, then the order the paths were
+    /// defined in.
     static func order(_ a: BenchRow, _ b: BenchRow) -> Bool {
         let workloads = ["W1", "W1c", "W2", "W3", "W4", "W5"]
         let wa = workloads.firstIndex(of: a.workload) ?? 9
         let wb = workloads.firstIndex(of: b.workload) ?? 9
         if wa != wb { return wa < wb }
-        if a.operation != b.operation { return a.operation == .decode }
-        return false
+        let operations = BenchPath.Operation.allCases
+        return operations.firstIndex(of: a.operation)! < operations.firstIndex(of: b.operation)!
     }
 }
 

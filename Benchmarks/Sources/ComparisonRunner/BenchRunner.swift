@@ -14,6 +14,7 @@ struct BenchRow: Codable {
     var path: String
     var label: String
     var operation: BenchPath.Operation
+    var role: BenchPath.Role
     var objects: Int
     var bytes: Int
     var runs: Int
@@ -80,7 +81,8 @@ struct BenchRunner {
         for path in paths {
             BenchLog.progress("  \(workload.key) \(path.id)")
             var row = BenchRow(
-                workload: workload.key, path: path.id, label: path.label, operation: path.operation, objects: 0,
+                workload: workload.key, path: path.id, label: path.label, operation: path.operation, role: path.role,
+                objects: 0,
                 bytes: 0, runs: 0, seconds: .nan, megabytesPerSecond: .nan, objectsPerSecond: .nan, check: "")
             do {
                 let prepared = try path.prepare()
@@ -121,11 +123,11 @@ struct BenchRunner {
     }
 
     /// × Foundation and × libplist C: the baseline's time over this row's time, per operation, when the
-    /// baseline ran on the same input (not capped).
+    /// baseline (the row of that role) ran on the same input (not capped).
     static func fillRatios(_ rows: inout [BenchRow]) {
-        for operation in [BenchPath.Operation.decode, .encode] {
-            let foundation = rows.first { $0.operation == operation && $0.path == "corelibs.\(operation == .decode ? "unarchiver" : "archiver")" }
-            let floor = rows.first { $0.operation == operation && $0.path == "libplist.\(operation == .decode ? "read" : "write")" }
+        for operation in BenchPath.Operation.allCases {
+            let foundation = rows.first { $0.operation == operation && $0.role == .foundationBaseline }
+            let floor = rows.first { $0.operation == operation && $0.role == .floorBaseline }
             for i in rows.indices where rows[i].operation == operation && rows[i].runs > 0 {
                 if let f = foundation, f.runs > 0, rows[i].input == f.input {
                     rows[i].timesFasterThanFoundation = f.seconds / rows[i].seconds

@@ -56,8 +56,10 @@ final class BenchContext {
 
 /// One way of doing a workload's work: a decode or an encode through one library.
 struct BenchPath {
-    enum Operation: String, Codable { case decode, encode }
-    enum Role { case plain, foundationBaseline, floorBaseline }
+    /// What a path does: read an archive, write one, or write a graph as JSON text.
+    enum Operation: String, Codable, CaseIterable { case decode, encode, json }
+    /// The baselines the ratios of an operation's rows are computed against (at most one of each per operation).
+    enum Role: String, Codable { case plain, foundationBaseline, floorBaseline }
 
     var id: String
     var label: String
@@ -131,6 +133,7 @@ enum BenchPaths {
         switch result {
         case let bytes as [UInt8]: bytes.count
         case let data as Data: data.count
+        case let text as String: text.utf8.count
         case let count as Int: count
         default: nil
         }

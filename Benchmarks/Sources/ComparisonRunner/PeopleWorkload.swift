@@ -274,7 +274,37 @@ final class PeopleWorkload: BenchWorkload {
                     check: { [unowned self] in checkPeople($0) },
                     dispose: { ($0 as? [AutoPerson])?.forEach { $0.friends = [] } })
             })
+        if !cycles { paths += jsonPaths() }
         return paths
+    }
+
+    /// The graph of the decode input written as compact JSON text: this package's writer against corelibs'
+    /// `JSONSerialization` writing the same values, built beforehand by ``ArchiveGraph/jsonObject()`` (untimed,
+    /// so the Foundation row times its writer alone). Both outputs are read back into a graph and checked.
+    private func jsonPaths() -> [BenchPath] {
+        func checkJSON(_ text: String?) -> String? {
+            guard let text, let back = try? ArchiveGraph(json: text) else { return "FAIL: the output does not read back" }
+            return checkGraph(back)
+        }
+        return [
+            BenchPath(
+                id: "corelibs.json-serialization", label: "corelibs JSONSerialization of ArchiveGraph.jsonObject()",
+                operation: .json, role: .foundationBaseline
+            ) { [unowned self] in
+                guard let object = try ArchiveGraph(bytes: decodeInput).jsonObject() else {
+                    throw BenchError("the graph has no JSON object form")
+                }
+                return PreparedPath(
+                    inputBytes: nil, run: { try JSONSerialization.data(withJSONObject: object) },
+                    check: { checkJSON(($0 as? Data).map { String(decoding: $0, as: UTF8.self) }) })
+            },
+            BenchPath(id: "ours.graph-json", label: "ours ArchiveGraph.json(prettyPrinted: false)", operation: .json) {
+                [unowned self] in
+                let graph = try ArchiveGraph(bytes: decodeInput)
+                return PreparedPath(
+                    inputBytes: nil, run: { graph.json(prettyPrinted: false) }, check: { checkJSON($0 as? String) })
+            },
+        ]
     }
 
     /// libplist's writer is quadratic: W1 at a smaller N when the archive has more objects than the cap.

@@ -11,11 +11,13 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// `$uid` numbers of the objects and shared scalars printed so far, counted together from 1.
     private var numbers: [ObjectIdentifier: Int] = [:]
     private var sharedNumbers: [Int: Int] = [:]
-    /// Each tracked scalar storage's value class: storages with equal contents (strings and data) share one.
+    /// Each tracked scalar storage's value class, numbered from 0: storages with equal contents (strings and
+    /// data) share one.
     private var valueClass: [SharedScalar: Int] = [:]
-    /// Value classes reached more than once (see ``countShared(_:)``): they print with a `$uid` the first time
-    /// and as `{"$ref": n}` after that, so that a string referenced a thousand times prints once.
-    private var shared: Set<Int> = []
+    /// How often each value class is reached, counted up to 2 (see ``countShared(_:)``). A class reached twice is
+    /// shared: it prints with a `$uid` the first time and as `{"$ref": n}` after that, so that a string referenced
+    /// a thousand times prints once.
+    private var reached: [UInt8] = []
     private var stack: [Frame] = []
     /// The numbers objects had in the graph's source (archive UIDs), and the next number for anything else.
     private var sourceNumbers: ObjectNumbers?
@@ -97,11 +99,11 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// by storage only: hashing a plain array would walk whatever it shares.
     private mutating func countShared(_ values: [ArchivedValue]) {
         var seenObjects = Set<ObjectIdentifier>()
+        defer { numbers.reserveCapacity(seenObjects.count) }
         // An in-place array prints in full wherever it is reached, so the scalars of one reached twice occur twice
         // in the text: it is walked twice (a scalar seen twice is shared), never more, so the count stays linear.
         var arrayVisits: [StorageIdentity: Int] = [:]
         var byContents: [ContentsKey: Int] = [:]
-        var occurrences: [Int: Int] = [:]
         var pending = values
         while let value = pending.popLast() {
             switch value {
@@ -118,21 +120,29 @@ struct GraphJSONWriter<Sink: JSONSink> {
                 pending += entries.values
             case .reference(let scalar), .inline(let scalar):
                 guard let key = SharedScalar(value) else { continue }
-                let id: Int
-                if let known = valueClass[key] {
-                    id = known
-                } else {
-                    let contents = ContentsKey(scalar, isReference: key.isReference)
-                    id = contents.flatMap { byContents[$0] } ?? valueClass.count
-                    if let contents, byContents[contents] == nil { byContents[contents] = id }
-                    valueClass[key] = id
+                // Each table is searched once per storage: the slot of a new key is filled with the next class.
+                let next = reached.count
+                var id = Self.fill(&valueClass[key, default: -1], with: next)
+                if id == next {
+                    if let contents = ContentsKey(scalar, isReference: key.isReference) {
+                        id = Self.fill(&byContents[contents, default: -1], with: next)
+                        if id != next { valueClass[key] = id }
+                    }
+                    if id == next { reached.append(0) }
                 }
-                occurrences[id, default: 0] += 1
-                if occurrences[id] == 2 { shared.insert(id) }
+                if reached[id] < 2 { reached[id] += 1 }
             case .null:
                 break
             }
         }
+    }
+
+    /// The value in `slot`, after setting it to `new` if it is -1: `fill(&table[key, default: -1], with: new)`
+    /// finds or fills a table's slot with one search. (The default is a constant: a default that captures `new`
+    /// would allocate its closure at every call.)
+    private static func fill(_ slot: inout Int, with new: Int) -> Int {
+        if slot < 0 { slot = new }
+        return slot
     }
 
     /// A string or data scalar by contents, with its placement.
@@ -221,7 +231,7 @@ struct GraphJSONWriter<Sink: JSONSink> {
             stack.append(.graphDictionary(entries, 0, escapesKeys: true))
         case .inline(let scalar), .reference(let scalar):
             let isReference = if case .reference = value { true } else { false }
-            guard let key = SharedScalar(value), let id = valueClass[key], shared.contains(id) else {
+            guard let key = SharedScalar(value), let id = valueClass[key], reached[id] == 2 else {
                 writeScalar(scalar, isReference: isReference)
                 return
             }

@@ -4,7 +4,9 @@ enum JSONNumberText {
     /// so the reader can tell a real `1.0` from an integer `1`.
     static func real(_ value: Double) -> String {
         let text = value.description
-        return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+        // Scanned as bytes: the spelling is ASCII, and a scan by `Character` pays for grapheme breaking.
+        return text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+            ? text : text + ".0"
     }
 
     /// `nan`, `inf` or `-inf`, for the values JSON numbers cannot spell.
