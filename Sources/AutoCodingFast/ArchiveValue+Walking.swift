@@ -7,6 +7,8 @@ extension ArchiveValue {
     /// equal scalars (reals by `==`, so `NaN` differs from itself), arrays element by element and
     /// dictionaries key by key in order.
     public static func == (lhs: ArchiveValue, rhs: ArchiveValue) -> Bool {
+        // A scalar, the usual operand, is compared without allocating the queue.
+        if !lhs.isContainer || !rhs.isContainer { return scalarEqual(lhs, rhs) }
         var pending: [(ArchiveValue, ArchiveValue)] = [(lhs, rhs)]
         while let (a, b) = pending.popLast() {
             switch (a, b) {
@@ -55,17 +57,11 @@ extension ArchiveValue {
     /// Hashes the tree in a fixed depth-first order: equal trees (as ``==(_:_:)`` compares them) feed the
     /// hasher the same sequence.
     public func hash(into hasher: inout Hasher) {
+        // A scalar, the usual key, is hashed without allocating the stack.
+        guard isContainer else { return Self.hashScalar(self, into: &hasher) }
         var pending: [ArchiveValue] = [self]
         while let value = pending.popLast() {
             switch value {
-            case .bool(let v): hasher.combine(0 as UInt8); hasher.combine(v)
-            case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)
-            case .unsignedInteger(let v): hasher.combine(2 as UInt8); hasher.combine(v)
-            case .real(let v): hasher.combine(3 as UInt8); hasher.combine(v)
-            case .date(let v): hasher.combine(4 as UInt8); hasher.combine(v)
-            case .data(let v): hasher.combine(5 as UInt8); hasher.combine(v)
-            case .string(let v): hasher.combine(6 as UInt8); hasher.combine(v)
-            case .uid(let v): hasher.combine(7 as UInt8); hasher.combine(v)
             case .array(let elements):
                 hasher.combine(8 as UInt8)
                 hasher.combine(elements.count)
@@ -75,7 +71,24 @@ extension ArchiveValue {
                 hasher.combine(entries.count)
                 for key in entries.keys { hasher.combine(key) }
                 pending.append(contentsOf: entries.values.reversed())
+            default:
+                Self.hashScalar(value, into: &hasher)
             }
+        }
+    }
+
+    /// Feeds a scalar's case and value to `hasher` (nothing for a container).
+    private static func hashScalar(_ value: ArchiveValue, into hasher: inout Hasher) {
+        switch value {
+        case .bool(let v): hasher.combine(0 as UInt8); hasher.combine(v)
+        case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)
+        case .unsignedInteger(let v): hasher.combine(2 as UInt8); hasher.combine(v)
+        case .real(let v): hasher.combine(3 as UInt8); hasher.combine(v)
+        case .date(let v): hasher.combine(4 as UInt8); hasher.combine(v)
+        case .data(let v): hasher.combine(5 as UInt8); hasher.combine(v)
+        case .string(let v): hasher.combine(6 as UInt8); hasher.combine(v)
+        case .uid(let v): hasher.combine(7 as UInt8); hasher.combine(v)
+        case .array, .dictionary: break
         }
     }
 

@@ -18,10 +18,11 @@ struct JSONStringLiteralTests {
             let length = literal.utf8.count
             #expect(JSONStringLiteral.quoted(sample, maxLength: length) == literal)
             #expect(JSONStringLiteral.quoted(sample, maxLength: length - 1) == nil, "\(literal)")
-            var bytes: [UInt8] = [0x5B]
-            #expect(!JSONStringLiteral.append(sample, to: &bytes, maxLength: length - 1) && bytes == [0x5B])
-            #expect(JSONStringLiteral.append(sample, to: &bytes, maxLength: length))
-            #expect(Array(bytes.dropFirst()) == Array(literal.utf8))
+            let buffer = JSONTextBuffer(capacity: 1)
+            buffer.append(0x5B)
+            #expect(!JSONStringLiteral.append(sample, to: buffer, maxLength: length - 1) && buffer.bytes == [0x5B])
+            #expect(JSONStringLiteral.append(sample, to: buffer, maxLength: length))
+            #expect(Array(buffer.bytes.dropFirst()) == Array(literal.utf8))
             let parsed = try JSONDecoder().decode(String.self, from: Data(literal.utf8))
             #expect(parsed == sample)
         }

@@ -8,23 +8,12 @@ package enum JSONStringLiteral {
     /// Appends `value`'s literal, quotes included, when it takes at most `maxLength` bytes; returns whether it did.
     /// Measured before anything is written, so a refused literal costs no memory.
     @discardableResult
-    package static func append(_ value: String, to bytes: inout [UInt8], maxLength: Int = .max) -> Bool {
+    package static func append(_ value: String, to buffer: JSONTextBuffer, maxLength: Int = .max) -> Bool {
         var value = value
         return value.withUTF8 { utf8 in
             let length = length(utf8)
             guard length <= maxLength else { return false }
-            // Most strings need no escape: their literal is their bytes between quotes, copied as one block.
-            if length == utf8.count + 2 {
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: utf8)
-                bytes.append(UInt8(ascii: "\""))
-                return true
-            }
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: length))
-            bytes.withUnsafeMutableBufferPointer { out in
-                _ = write(utf8, into: UnsafeMutableBufferPointer(rebasing: out[start...]))
-            }
+            buffer.append(length: length) { _ = write(utf8, into: $0) }
             return true
         }
     }
@@ -79,19 +68,21 @@ package enum JSONStringLiteral {
         byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2
     }
 
+    /// The literal's length: at most six bytes per byte of a string in memory, so the additions cannot overflow
+    /// (they are wrapping ones, which keep the scan free of overflow branches).
     private static func length(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
         var length = 2
         var i = 0
         while i < utf8.count {
             if isPlain(utf8[i]) {
-                length += 1
-                i += 1
+                length &+= 1
+                i &+= 1
                 continue
             }
             switch Escape(utf8, at: i) {
-            case .none: length += 1; i += 1
-            case .letter: length += 2; i += 1
-            case .unicode(_, let width): length += 6; i += width
+            case .none: length &+= 1; i &+= 1
+            case .letter: length &+= 2; i &+= 1
+            case .unicode(_, let width): length &+= 6; i &+= width
             }
         }
         return length
@@ -101,6 +92,13 @@ package enum JSONStringLiteral {
 
     /// Writes the literal into `out`, which holds exactly its ``length(_:)`` bytes; returns that length.
     private static func write(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        // Most strings need no escape: their literal is their bytes between quotes, copied as one block.
+        if out.count == utf8.count + 2, let source = utf8.baseAddress, let target = out.baseAddress {
+            target[0] = UInt8(ascii: "\"")
+            (target + 1).initialize(from: source, count: utf8.count)
+            target[utf8.count + 1] = UInt8(ascii: "\"")
+            return out.count
+        }
         var o = 0
         func put(_ byte: UInt8) {
             out[o] = byte

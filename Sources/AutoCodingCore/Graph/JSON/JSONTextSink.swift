@@ -2,7 +2,7 @@ import AutoCodingFast
 
 /// Prints JSON text into a byte buffer.
 struct JSONTextSink: JSONSink {
-    private var bytes: [UInt8] = []
+    private let bytes = JSONTextBuffer()
     private let prettyPrinted: Bool
     /// One entry per open container: whether it has elements yet, and whether it prints on one line.
     private var open: [(hasElements: Bool, compact: Bool)] = []
@@ -16,10 +16,9 @@ struct JSONTextSink: JSONSink {
     init(prettyPrinted: Bool, maxBytes: Int = .max) {
         self.prettyPrinted = prettyPrinted
         self.maxBytes = maxBytes
-        bytes.reserveCapacity(4096)
     }
 
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { bytes.text }
 
     /// Whether more than `maxBytes` bytes have been written, or a string literal was refused for passing them.
     /// Checked between values, so the text may pass the budget by one value other than a string (at most one
@@ -40,7 +39,8 @@ struct JSONTextSink: JSONSink {
     private static let lineBreak: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 2 * maxIndentLevels)
 
     private mutating func newline() {
-        bytes.append(contentsOf: Self.lineBreak[0...(2 * min(open.count, Self.maxIndentLevels))])
+        let length = 1 + 2 * min(open.count, Self.maxIndentLevels)
+        Self.lineBreak.withUnsafeBufferPointer { bytes.append(UnsafeBufferPointer(rebasing: $0[..<length])) }
     }
 
     /// Writes the separator before a value or key: nothing after a key, else a comma and a line break.
@@ -59,22 +59,22 @@ struct JSONTextSink: JSONSink {
         }
     }
 
-    private mutating func begin(_ bracket: Character, compact: Bool) {
+    private mutating func begin(_ bracket: UInt8, compact: Bool) {
         beforeValue()
-        bytes.append(contentsOf: bracket.utf8)
+        bytes.append(bracket)
         open.append((false, compact || (open.last?.compact ?? false)))
     }
 
-    private mutating func end(_ bracket: Character) {
+    private mutating func end(_ bracket: UInt8) {
         guard let closing = open.popLast() else { return }
         if prettyPrinted && closing.hasElements && !closing.compact { newline() }
-        bytes.append(contentsOf: bracket.utf8)
+        bytes.append(bracket)
     }
 
-    mutating func beginObject(compact: Bool) { begin("{", compact: compact) }
-    mutating func endObject() { end("}") }
-    mutating func beginArray(compact: Bool) { begin("[", compact: compact) }
-    mutating func endArray() { end("]") }
+    mutating func beginObject(compact: Bool) { begin(UInt8(ascii: "{"), compact: compact) }
+    mutating func endObject() { end(UInt8(ascii: "}")) }
+    mutating func beginArray(compact: Bool) { begin(UInt8(ascii: "["), compact: compact) }
+    mutating func endArray() { end(UInt8(ascii: "]")) }
 
     mutating func key(_ key: String) {
         beforeValue()
@@ -111,23 +111,24 @@ struct JSONTextSink: JSONSink {
                 digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             } while rest != 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            bytes.append(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
     mutating func real(_ value: Double) {
         beforeValue()
-        bytes.append(contentsOf: JSONNumberText.real(value).utf8)
+        var text = JSONNumberText.real(value)
+        text.withUTF8 { bytes.append($0) }
     }
 
     mutating func bool(_ value: Bool) {
         beforeValue()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        bytes.append(value ? "true" : "false")
     }
 
     mutating func null() {
         beforeValue()
-        bytes.append(contentsOf: "null".utf8)
+        bytes.append("null")
     }
 
     /// A literal that would pass the budget is not written: the sink is full instead, so that a string of
@@ -135,7 +136,7 @@ struct JSONTextSink: JSONSink {
     private mutating func appendQuoted(_ string: String) {
         // `spent` saturates at Int.max: subtracted from `maxBytes` alone it cannot overflow.
         let remaining = maxBytes - spent
-        guard bytes.count <= remaining, JSONStringLiteral.append(string, to: &bytes, maxLength: remaining - bytes.count)
+        guard bytes.count <= remaining, JSONStringLiteral.append(string, to: bytes, maxLength: remaining - bytes.count)
         else {
             overflowed = true
             return
