@@ -80,6 +80,8 @@ private struct EventLoop {
     var frames: [Frame] = []
     // Objects, arrays and structs open (groups are not counted: one is always open inside an object).
     var depth = 0
+    // Objects open: a group closes into the innermost one, or into the top level when there is none.
+    var openObjects = 0
 
     init(_ input: UnsafeRawBufferPointer, bigEndian: Bool, reader: TypedstreamReader) {
         self.input = input
@@ -301,7 +303,7 @@ private struct EventLoop {
     }
     @inline(__always)
     mutating func pop() {
-        // The top frame is never closed, so a frame is always saved below the innermost one.
+        // Only objects, arrays and structs are popped, and each saved the frame it opened in.
         guard let frame = frames.popLast() else { return }
         kind = frame.kind
         next = frame.next
@@ -325,7 +327,11 @@ private struct EventLoop {
         var first = parsedTypes[index]
         if first < 0 { first = try parseTypes(index) }
         emit(.beginGroup(sharedStrings[index]))
-        push(.group, next: first)
+        // A group opens only at the top level or in an object, whose frame (no next type, no elements left) is
+        // known again when the group closes: it is not saved (one push and pop less per group, most of the
+        // stream's frames).
+        kind = .group
+        next = first
     }
     /// Parses shared string `index` as a type encoding, the first time it is one.
     @inline(never)
@@ -364,11 +370,12 @@ private struct EventLoop {
             if next < 0 {
                 if kind == .group {
                     emit(.endGroup)
+                    kind = openObjects > 0 ? .object : .top
                 } else {
                     depth -= 1
                     emit(.endStruct)
+                    pop()
                 }
-                pop()
                 continue
             }
             start = next
@@ -386,6 +393,7 @@ private struct EventLoop {
             let head = try readHead()
             if head == TypedstreamReader.tagEndOfObject {
                 depth -= 1
+                openObjects -= 1
                 emit(.endObject)
                 pop()
             } else {
@@ -457,6 +465,7 @@ private struct EventLoop {
                 emit(.beginObject)
                 try readClassChain(head: try readHead())
                 try enter()
+                openObjects += 1
                 push(.object, next: -1)
             } else {
                 emit(try readReference(head: head, kind: .object))
