@@ -439,6 +439,10 @@ extension BPlistWriterTests {
         #expect(ArchiveValue.real(0).hashValue == ArchiveValue.real(-0.0).hashValue)
         #expect(ArchiveValue.integer(1) != .unsignedInteger(1))
         #expect(ArchiveValue.array([.integer(1)]) != .dictionary(["a": .integer(1)]))
+        // A scalar is compared and hashed without the walk; against a container holding it, it still differs.
+        #expect(ArchiveValue.string("x") != .array([.string("x")]))
+        #expect(ArchiveValue.array([]) != .string(""))
+        #expect(Set<ArchiveValue>([.string("x"), .string("x"), .array([.string("x")])]).count == 2)
         let ordered: ArchiveValue = .dictionary(["a": .integer(1), "b": .array([.string("x")])])
         #expect(ordered == .dictionary(["a": .integer(1), "b": .array([.string("x")])]))
         #expect(ordered != .dictionary(["b": .array([.string("x")]), "a": .integer(1)]))

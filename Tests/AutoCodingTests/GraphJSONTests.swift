@@ -185,6 +185,14 @@ struct GraphJSONTests {
         #expect(try !ArchiveGraph(json: moved).isEquivalent(to: graph))
     }
 
+    /// Integers are written digit by digit, not through `String`: the extremes and zero keep their spelling.
+    @Test(arguments: [Int64.min, -1, 0, 7, 10, Int64.max])
+    func integersPrintTheirDecimalDigits(_ value: Int64) throws {
+        #expect(ArchiveValue.integer(value).json(prettyPrinted: false) == String(value))
+        #expect(ArchiveValue.unsignedInteger(UInt64.max).json(prettyPrinted: false) == String(UInt64.max))
+        #expect(try ArchiveValue(json: ArchiveValue.integer(value).json()) == .integer(value))
+    }
+
     @Test(arguments: [
         (0.0, "2001-01-01T00:00:00Z"),
         (-978_307_200.0, "1970-01-01T00:00:00Z"),
