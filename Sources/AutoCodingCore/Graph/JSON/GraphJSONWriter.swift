@@ -110,10 +110,8 @@ struct GraphJSONWriter<Sink: JSONSink> {
             case .object(let object):
                 if seenObjects.insert(ObjectIdentifier(object)).inserted { pending += object.fields.values }
             case .array(let elements):
-                if let storage = StorageIdentity(elements) {
-                    let visits = arrayVisits[storage, default: 0] + 1
-                    arrayVisits[storage] = visits
-                    if visits > 2 { continue }
+                if let storage = StorageIdentity(elements), Self.increment(&arrayVisits[storage, default: 0]) > 2 {
+                    continue
                 }
                 pending += elements
             case .dictionary(let entries):
@@ -142,6 +140,12 @@ struct GraphJSONWriter<Sink: JSONSink> {
     /// would allocate its closure at every call.)
     private static func fill(_ slot: inout Int, with new: Int) -> Int {
         if slot < 0 { slot = new }
+        return slot
+    }
+
+    /// `slot` plus one, stored and returned: `increment(&table[key, default: 0])` counts with one search.
+    private static func increment(_ slot: inout Int) -> Int {
+        slot += 1
         return slot
     }
 
