@@ -251,8 +251,8 @@ struct BatchDecoder {
         switch value {
         case .null: "null"
         case .integer(let v): String(v)
-        case .real(let v): v.isFinite ? "\(v)" : JSONLine.quoted("\(v)")
-        case .text(let v): JSONLine.quoted(v)
+        case .real(let v): v.isFinite ? "\(v)" : JSONStringLiteral.quoted("\(v)")
+        case .text(let v): JSONStringLiteral.quoted(v)
         case .blob(let v): "{\"$data\":\"\(Data(v).base64EncodedString())\"}"
         }
     }

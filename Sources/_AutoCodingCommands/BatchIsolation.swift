@@ -55,7 +55,7 @@ struct WorkerCommand: Sendable {
             return worker
         case .line(let other):
             _ = worker.reap(kill: true)
-            throw WorkerStartError(reason: "the worker said \(JSONLine.quoted(other)) instead of ready")
+            throw WorkerStartError(reason: "the worker said \(JSONStringLiteral.quoted(other)) instead of ready")
         case .timedOut:
             _ = worker.reap(kill: true)
             throw WorkerStartError(reason: "the worker did not start within 10 s")

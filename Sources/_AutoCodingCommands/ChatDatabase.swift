@@ -64,7 +64,7 @@ struct ChatMessage {
         }
         line.bool("unsent", isUnsent)
         if isUnsent { line.raw("unsent_parts", "[" + unsentParts.map(String.init).joined(separator: ",") + "]") }
-        line.raw("attachments", "[" + attachments.map(JSONLine.quoted).joined(separator: ",") + "]")
+        line.raw("attachments", "[" + attachments.map { JSONStringLiteral.quoted($0) }.joined(separator: ",") + "]")
         if let payload { line.raw("payload", payload) }
         if let error {
             var item = JSONLine()
@@ -318,7 +318,7 @@ enum MessageSummary {
             }
             for (key, history) in parts {
                 guard let part = Int(key), case .array(let entries) = history else {
-                    throw MessageBody.Failure("ec[\(JSONLine.quoted(key))] is not a part's list of edits")
+                    throw MessageBody.Failure("ec[\(JSONStringLiteral.quoted(key))] is not a part's list of edits")
                 }
                 for entry in entries {
                     guard case .dictionary(let fields) = entry else {

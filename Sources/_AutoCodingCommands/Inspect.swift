@@ -194,8 +194,8 @@ struct ArchiveTree {
             // Only the head is looked at: counting the characters of a 1 MiB string referenced a thousand times
             // would cost seconds. The size of a long one is its UTF-8 byte count, which a native string knows.
             let head = s.prefix(stringLimit + 1)
-            guard head.count > stringLimit else { return JSONLine.quoted(s) }
-            return String(JSONLine.quoted(String(head.dropLast())).dropLast()) + "…\" (\(s.utf8.count) bytes)"
+            guard head.count > stringLimit else { return JSONStringLiteral.quoted(s) }
+            return String(JSONStringLiteral.quoted(String(head.dropLast())).dropLast()) + "…\" (\(s.utf8.count) bytes)"
         case .data(let bytes):
             let head = bytes.prefix(8).map { String(format: "%02x", $0) }.joined()
             return "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + head + (bytes.count > 8 ? "…" : ""))>"

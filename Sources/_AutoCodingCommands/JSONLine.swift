@@ -14,16 +14,13 @@ struct JSONLine {
     mutating func raw(_ key: String, _ json: String) {
         if !isFirst { text += "," }
         isFirst = false
-        JSONLine.appendString(key, to: &text)
+        text += JSONStringLiteral.quoted(key)
         text += ":"
         text += json
     }
 
     mutating func string(_ key: String, _ value: String?) {
-        guard let value else { return raw(key, "null") }
-        var quoted = ""
-        JSONLine.appendString(value, to: &quoted)
-        raw(key, quoted)
+        raw(key, value.map { JSONStringLiteral.quoted($0) } ?? "null")
     }
 
     mutating func int(_ key: String, _ value: Int?) { raw(key, value.map(String.init) ?? "null") }
@@ -37,14 +34,6 @@ struct JSONLine {
 
     /// The object's text with its closing brace.
     var finished: String { text + "}" }
-
-    /// Appends `value` as a JSON string literal (``JSONStringLiteral``'s escapes).
-    static func appendString(_ value: String, to out: inout String) {
-        out += JSONStringLiteral.quoted(value)
-    }
-
-    /// `value` as a JSON string literal.
-    static func quoted(_ value: String) -> String { JSONStringLiteral.quoted(value) }
 }
 
 /// The stable code and human reason of any error the commands report, for NDJSON `error` objects and the

@@ -52,18 +52,18 @@ final class FrameSource: BatchSource {
         guard let id = String(validating: idBytes, as: UTF8.self) else { throw failure("the id is not UTF-8") }
         let lengthBytes = try read(8)
         guard lengthBytes.count == 8 else {
-            throw failure("truncated: the stream ends inside the 8-byte payload length of id \(JSONLine.quoted(id))")
+            throw failure("truncated: the stream ends inside the 8-byte payload length of id \(JSONStringLiteral.quoted(id))")
         }
         let length = DescriptorIO.bigEndian(lengthBytes)
         guard length <= UInt64(maxPayloadBytes) else {
             throw failure(
-                "the payload of \(length) bytes (id \(JSONLine.quoted(id))) is above maxInputBytes \(maxPayloadBytes)"
+                "the payload of \(length) bytes (id \(JSONStringLiteral.quoted(id))) is above maxInputBytes \(maxPayloadBytes)"
             )
         }
         let payload = try read(Int(length))
         guard payload.count == Int(length) else {
             throw failure(
-                "truncated: the payload of id \(JSONLine.quoted(id)) has \(payload.count) of \(length) bytes"
+                "truncated: the payload of id \(JSONStringLiteral.quoted(id)) has \(payload.count) of \(length) bytes"
             )
         }
         index += 1

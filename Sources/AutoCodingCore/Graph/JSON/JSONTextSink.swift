@@ -1,6 +1,7 @@
 import AutoCodingFast
 
-/// Prints JSON text into a byte buffer.
+/// Prints JSON text into a byte buffer. The buffer is a reference (``JSONTextBuffer``): copies of a sink write
+/// into one text, so a writer keeps a single sink.
 struct JSONTextSink: JSONSink {
     private let bytes = JSONTextBuffer()
     private let prettyPrinted: Bool
