@@ -29,8 +29,16 @@ package final class KeyedArchiveEntries {
             in: view.raw, limit: view.options.expandedNodeLimit(forInputBytes: view.raw.count), forLibplist: false)
         self.view = view
         records = view.records
-        walk = .proven(cache: ValueCache(dense: view.index.records.count))
+        // The builder asks the cache only for what is neither a string entry nor a plain scalar: data, plain
+        // containers and what they hold, class descriptors, `$top`. A slot per bplist object finds those without
+        // hashing, but past ``denseCacheLimit`` objects the slots are more fresh memory (21.6 MB for W1's 5.4
+        // million) than the few values they find are worth.
+        let objects = view.index.records.count
+        walk = .proven(cache: objects <= Self.denseCacheLimit ? ValueCache(dense: objects) : ValueCache())
     }
+
+    /// The most bplist objects for which the value cache keeps a slot per object (256 KiB of slots).
+    static let denseCacheLimit = 1 << 16
 
     /// The number of `$objects` entries.
     package var count: Int { view.objectCount }
@@ -42,6 +50,13 @@ package final class KeyedArchiveEntries {
     /// The kind of bplist object `object` (a number this type handed out).
     @inline(__always)
     package func kind(_ object: Int) -> BPlistIndex.Kind { records.validated(object).kind }
+
+    /// Whether bplist object `object` is a string (ASCII or UTF-16).
+    @inline(__always)
+    package func isString(_ object: Int) -> Bool {
+        let kind = records.validated(object).kind
+        return kind == .asciiString || kind == .utf16String
+    }
 
     /// The elements of array `object`, or the entries of dictionary `object` (keys `0..<n`, values `n..<2n` in
     /// ``ref(_:_:)``).
@@ -163,8 +178,8 @@ package final class KeyedArchiveEntries {
     /// A new string from string object `object` (a key).
     package func string(_ object: Int) -> String { records.string(records.validated(object)) }
 
-    /// The scalar at `object` when it has no storage to share (an integer, real, boolean or date); nil for
-    /// strings, data, containers and UIDs.
+    /// The scalar at `object` when it has no storage to share (an integer, real or boolean); nil for strings,
+    /// data, dates, containers and UIDs.
     @inline(__always)
     package func plainScalar(_ object: Int) -> ArchiveValue? {
         let record = records.validated(object)
@@ -178,11 +193,14 @@ package final class KeyedArchiveEntries {
     }
 
     /// The value of the `$objects` entry at bplist object `object` that is not an instance: ``value(_:)``, except
-    /// that an ASCII string of 15 bytes or fewer, which Swift stores in the value itself (nothing to share), is
-    /// made directly rather than through the cache.
+    /// that a string, a number or a boolean is made directly rather than through the cache. A number has
+    /// no storage to share, and a string's sharing is its content's (the graph's readers and writers compare and
+    /// unique strings by content); a writer stores one entry per distinct string, so the cache would only hold a
+    /// second reference to each.
     package func entryValue(_ object: Int) throws(ArchiveError) -> ArchiveValue {
         let record = records.validated(object)
-        if record.kind == .asciiString, record.count <= 15 { return .string(records.string(record)) }
+        if record.kind == .asciiString || record.kind == .utf16String { return .string(records.string(record)) }
+        if let scalar = plainScalar(object) { return scalar }
         return try value(object)
     }
 

@@ -221,4 +221,45 @@ import _AutoCodingTestSupport
         #expect(first.fields["name"]?.string == "shared")
         #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
     }
+
+    /// A string entry is made where a field first refers to it, and a `$top` entry or a later field finds the
+    /// same string: shared by two fields and two objects, non-ASCII (UTF-16 in the file), referenced from `$top`
+    /// alone, or never referenced. Numbers and data entries read as before, the data one value for both fields.
+    @Test func makesEachStringEntryWhereFirstReferenced() throws {
+        let long = "a string longer than fifteen bytes, stored apart"
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Item").descriptor,
+            .dictionary([
+                "$class": .uid(ArchiveUID(1)), "a": .uid(ArchiveUID(4)), "b": .uid(ArchiveUID(4)),
+                "text": .uid(ArchiveUID(5)), "count": .uid(ArchiveUID(8)), "blob": .uid(ArchiveUID(9)),
+            ]),
+            .dictionary(["$class": .uid(ArchiveUID(1)), "c": .uid(ArchiveUID(4)), "blob": .uid(ArchiveUID(9))]),
+            .string(long), .string("héllo ✓ wörld, in UTF-16"), .string("only in $top, and long enough"),
+            .string("never referenced by anything"), .integer(7), .data(Array(repeating: 0xAB, count: 40)),
+        ]
+        let top: OrderedDictionary<String, ArchiveValue> = [
+            "root": .uid(ArchiveUID(2)), "other": .uid(ArchiveUID(3)), "label": .uid(ArchiveUID(6)),
+        ]
+        let bytes = KeyedArchive(top: top, objects: objects).binaryPlist()
+        let graph = try ArchiveGraph(bytes: bytes)
+        let first = try #require(graph.roots["root"]?.object)
+        let second = try #require(graph.roots["other"]?.object)
+        #expect(first.fields["a"]?.scalar == .string(long))
+        #expect(first.fields["b"]?.scalar == .string(long))
+        #expect(second.fields["c"]?.scalar == .string(long))
+        #expect(first.fields["text"]?.scalar == .string("héllo ✓ wörld, in UTF-16"))
+        #expect(first.fields["count"]?.scalar == .integer(7))
+        #expect(graph.roots["label"]?.scalar == .string("only in $top, and long enough"))
+        guard case .reference? = graph.roots["label"] else {
+            Issue.record("a string entry reads as a referenced value: \(String(describing: graph.roots["label"]))")
+            return
+        }
+        #expect(first.fields["blob"]?.bytes == Array(repeating: 0xAB, count: 40))
+        #expect(try ArchiveGraph(bytes: graph.binaryPlist()).isEquivalent(to: graph))
+        #expect(graph.isEquivalent(to: try Self.throughKeyedArchive(bytes)))
+        // The data entry stays one entry when written again; the strings, by content, too.
+        let rewritten = try KeyedArchive(bytes: graph.binaryPlist())
+        #expect(rewritten.objects.filter { if case .data = $0 { true } else { false } }.count == 1)
+        #expect(rewritten.objects.filter { $0 == .string(long) }.count == 1)
+    }
 }

@@ -97,6 +97,9 @@ struct GraphResolver {
     private let entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     let shells: [ArchivedObject?]
+    /// The entries read, for the string entries no field referred to (``GraphBuilder/unmadeString``); nil for a
+    /// resolver of a ``KeyedArchive``.
+    private let table: KeyedArchiveEntries?
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
     /// expanded tree. The copies share one resolved array instead.
@@ -122,11 +125,13 @@ struct GraphResolver {
         }
         entries = builder.entries
         shells = builder.shells
+        table = builder.table
     }
 
     /// The resolver of a validated archive (see ``KeyedArchive/validate()``).
     init(archive: KeyedArchive) throws(ArchiveError) {
         top = archive.top
+        table = nil
         var shells = [ArchivedObject?](repeating: nil, count: archive.objects.count)
         var entries = [ArchivedValue](repeating: .null, count: archive.objects.count)
         var plainContainers: [(Int, ArchiveValue)] = []
@@ -207,7 +212,10 @@ struct GraphResolver {
 
     /// The graph value an `$objects` UID refers to.
     func resolve(_ uid: ArchiveUID) -> ArchivedValue {
-        uid.index < entries.count ? entries[uid.index] : .null
+        guard uid.index < entries.count else { return .null }
+        let value = entries[uid.index]
+        if case .inline = value, let table { return GraphBuilder.string(ofEntry: uid.index, in: table) }
+        return value
     }
 }
 

@@ -2,9 +2,10 @@ import AutoCodingFast
 import OrderedCollections
 
 /// Builds a graph's objects straight from a validated view's records, in two passes over `$objects`: the first
-/// makes one ``ArchivedObject`` per instance entry and the graph value of every other entry, the second fills
-/// each object's fields. A field's value becomes its ``ArchivedValue`` directly: a UID is the entry's value of
-/// the first pass (one string per string entry, shared by every reference), a number is read from its record.
+/// makes one ``ArchivedObject`` per instance entry and the graph value of every other entry but strings, the
+/// second fills each object's fields. A field's value becomes its ``ArchivedValue`` directly: a UID is the
+/// entry's value (a string entry's made by the first field that refers to it, then shared by every reference),
+/// a number is read from its record.
 ///
 /// Each class descriptor is read once, and each field name made once per class: the keys met in a class's
 /// instances are kept with it, and a key of a later instance that is the same key object (Apple's writers store
@@ -16,7 +17,8 @@ import OrderedCollections
 struct GraphBuilder {
     /// The view's entries.
     let table: KeyedArchiveEntries
-    /// The graph value each UID names (``GraphResolver``'s table).
+    /// The graph value each UID names (``GraphResolver``'s table); ``unmadeString`` for a string entry no field
+    /// has referred to yet.
     private(set) var entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     private(set) var shells: [ArchivedObject?]
@@ -100,6 +102,13 @@ struct GraphBuilder {
             let index: Int
             switch table.classReference(ofEntry: object, hint: &hint) {
             case .none:
+                if table.isString(object) {
+                    // Made where a field first refers to it (``entry(_:)``), beside the object being filled.
+                    // Made here, strings sat between the shells, and the second pass found both cold when it
+                    // retained them: W1's graph took a quarter longer.
+                    if uid != 0 { entries[uid] = Self.unmadeString }
+                    continue
+                }
                 let value = try table.entryValue(object)
                 switch value {
                 // An entry that is itself a UID dangles too.
@@ -276,9 +285,28 @@ struct GraphBuilder {
         return fields
     }
 
+    /// What `entries` holds for a string entry until it is first referenced: an in-place value, which no entry
+    /// is otherwise.
+    static var unmadeString: ArchivedValue { .inline(.bool(false)) }
+
+    /// The graph value of `$objects[uid]`, a string entry made the first time.
+    @inline(__always)
+    private mutating func entry(_ uid: Int) -> ArchivedValue {
+        let value = entries[uid]
+        guard case .inline = value else { return value }
+        let made = Self.string(ofEntry: uid, in: table)
+        entries[uid] = made
+        return made
+    }
+
+    /// The value of string entry `uid`.
+    static func string(ofEntry uid: Int, in table: KeyedArchiveEntries) -> ArchivedValue {
+        .reference(.string(table.string(table.object(ofEntry: uid))))
+    }
+
     /// The graph value of the field (or in-place element) at bplist object `object`.
     private mutating func field(_ object: Int) throws(ArchiveError) -> ArchivedValue {
-        if let uid = table.uid(ifUID: object) { return entries[uid] }
+        if let uid = table.uid(ifUID: object) { return entry(uid) }
         switch table.kind(object) {
         case .array, .dictionary: return try inPlaceContainer(object)
         default:
