@@ -92,8 +92,8 @@ public struct ArchiveGraph {
 struct GraphResolver {
     /// The `$top` entries, as stored (UIDs or scalars).
     let top: OrderedDictionary<String, ArchiveValue>
-    /// The graph value each UID names, built once and shared by every reference: `.null` for UID 0, the object
-    /// of an instance entry, the referenced scalar of any other entry.
+    /// The graph value each UID names, built once and shared by every reference: `.null` for UID 0, the
+    /// referenced scalar of an entry that is no instance (an instance's object is in `shells`, and may be here too).
     private let entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     let shells: [ArchivedObject?]
@@ -213,6 +213,7 @@ struct GraphResolver {
     /// The graph value an `$objects` UID refers to.
     func resolve(_ uid: ArchiveUID) -> ArchivedValue {
         guard uid.index < entries.count else { return .null }
+        if uid.index != 0, let shell = shells[uid.index] { return .object(shell) }
         let value = entries[uid.index]
         if case .inline = value, let table { return GraphBuilder.string(ofEntry: uid.index, in: table) }
         return value

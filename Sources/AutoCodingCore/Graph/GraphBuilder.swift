@@ -17,8 +17,9 @@ import OrderedCollections
 struct GraphBuilder {
     /// The view's entries.
     let table: KeyedArchiveEntries
-    /// The graph value each UID names (``GraphResolver``'s table); ``unmadeString`` for a string entry no field
-    /// has referred to yet.
+    /// The graph value each UID that is no instance names (``GraphResolver``'s table); ``unmadeString`` for a
+    /// string entry no field has referred to yet. An instance's is its object in `shells`: kept there only, so that
+    /// building and releasing this table neither retains nor releases the objects.
     private(set) var entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     private(set) var shells: [ArchivedObject?]
@@ -137,7 +138,6 @@ struct GraphBuilder {
             classOf[uid] = index
             let shell = ArchivedObject(archiveClass: classes[index].archiveClass)
             shells[uid] = shell
-            if uid != 0 { entries[uid] = .object(shell) }
         }
     }
 
@@ -292,6 +292,8 @@ struct GraphBuilder {
     /// The graph value of `$objects[uid]`, a string entry made the first time.
     @inline(__always)
     private mutating func entry(_ uid: Int) -> ArchivedValue {
+        // UID 0 is `$null` whatever its entry holds.
+        if uid != 0, let shell = shells[uid] { return .object(shell) }
         let value = entries[uid]
         guard case .inline = value else { return value }
         let made = Self.string(ofEntry: uid, in: table)
