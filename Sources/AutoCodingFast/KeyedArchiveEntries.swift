@@ -51,11 +51,12 @@ package final class KeyedArchiveEntries {
     @inline(__always)
     package func kind(_ object: Int) -> BPlistIndex.Kind { records.validated(object).kind }
 
-    /// Whether bplist object `object` is a string (ASCII or UTF-16).
+    /// Whether bplist object `object` is a string that Swift keeps in storage of its own: UTF-16, or ASCII of more
+    /// than 15 bytes (a shorter one lives in the `String` value itself).
     @inline(__always)
-    package func isString(_ object: Int) -> Bool {
-        let kind = records.validated(object).kind
-        return kind == .asciiString || kind == .utf16String
+    package func isLongString(_ object: Int) -> Bool {
+        let record = records.validated(object)
+        return record.kind == .utf16String || (record.kind == .asciiString && record.count > 15)
     }
 
     /// The elements of array `object`, or the entries of dictionary `object` (keys `0..<n`, values `n..<2n` in

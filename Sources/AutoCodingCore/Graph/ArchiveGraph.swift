@@ -97,8 +97,8 @@ struct GraphResolver {
     private let entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     let shells: [ArchivedObject?]
-    /// The entries read, for the string entries no field referred to (``GraphBuilder/unmadeString``); nil for a
-    /// resolver of a ``KeyedArchive``.
+    /// The entries read, for the long string entries no field referred to (``GraphBuilder/unmadeString``); nil
+    /// for a resolver of a ``KeyedArchive``.
     private let table: KeyedArchiveEntries?
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the

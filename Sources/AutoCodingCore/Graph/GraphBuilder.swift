@@ -2,10 +2,10 @@ import AutoCodingFast
 import OrderedCollections
 
 /// Builds a graph's objects straight from a validated view's records, in two passes over `$objects`: the first
-/// makes one ``ArchivedObject`` per instance entry and the graph value of every other entry but strings, the
+/// makes one ``ArchivedObject`` per instance entry and the graph value of every other entry but long strings, the
 /// second fills each object's fields. A field's value becomes its ``ArchivedValue`` directly: a UID is the
-/// entry's value (a string entry's made by the first field that refers to it, then shared by every reference),
-/// a number is read from its record.
+/// entry's value (a long string entry's made by the first field that refers to it, then shared by every
+/// reference), a number is read from its record.
 ///
 /// Each class descriptor is read once, and each field name made once per class: the keys met in a class's
 /// instances are kept with it, and a key of a later instance that is the same key object (Apple's writers store
@@ -18,8 +18,8 @@ struct GraphBuilder {
     /// The view's entries.
     let table: KeyedArchiveEntries
     /// The graph value each UID that is no instance names (``GraphResolver``'s table); ``unmadeString`` for a
-    /// string entry no field has referred to yet. An instance's is its object in `shells`: kept there only, so that
-    /// building and releasing this table neither retains nor releases the objects.
+    /// long string entry no field has referred to yet. An instance's is its object in `shells`: kept there only, so
+    /// that building and releasing this table neither retains nor releases the objects.
     private(set) var entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     private(set) var shells: [ArchivedObject?]
@@ -103,10 +103,11 @@ struct GraphBuilder {
             let index: Int
             switch table.classReference(ofEntry: object, hint: &hint) {
             case .none:
-                if table.isString(object) {
+                if table.isLongString(object) {
                     // Made where a field first refers to it (``entry(_:)``), beside the object being filled.
                     // Made here, strings sat between the shells, and the second pass found both cold when it
-                    // retained them: W1's graph took a quarter longer.
+                    // retained them: W1's graph took a quarter longer. (A short string has no storage to retain:
+                    // made here, it costs the second pass nothing.)
                     if uid != 0 { entries[uid] = Self.unmadeString }
                     continue
                 }
@@ -285,11 +286,11 @@ struct GraphBuilder {
         return fields
     }
 
-    /// What `entries` holds for a string entry until it is first referenced: an in-place value, which no entry
-    /// is otherwise.
+    /// What `entries` holds for a long string entry until it is first referenced: an in-place value, which no
+    /// entry is otherwise.
     static var unmadeString: ArchivedValue { .inline(.bool(false)) }
 
-    /// The graph value of `$objects[uid]`, a string entry made the first time.
+    /// The graph value of `$objects[uid]`, a long string entry made the first time.
     @inline(__always)
     private mutating func entry(_ uid: Int) -> ArchivedValue {
         // UID 0 is `$null` whatever its entry holds.
