@@ -14,9 +14,19 @@ import OrderedCollections
 ///
 /// A class, so that the builder's many small reads pass one reference, not a copy of the view. Not
 /// thread-safe: one per build.
-package final class KeyedArchiveEntries {
+///
+/// `@usableFromInline`, with the few stored properties its hot readers use (``ref(_:_:)``, ``uid(ifUID:)`` and
+/// the like), so that those readers are inlined into the builders of AutoCodingCore: as calls across the module
+/// boundary they were about a tenth of a W1 graph's instructions, each reloading what an inlined loop keeps in
+/// registers.
+@usableFromInline package final class KeyedArchiveEntries {
     private let view: KeyedArchiveView
     private let records: IndexRecords
+    /// The view's records, its bytes, its reference width and its `$objects` array, for the inlined readers.
+    @usableFromInline let recordList: [BPlistIndex.Record]
+    @usableFromInline let raw: UnsafeRawBufferPointer
+    @usableFromInline let refSize: Int
+    @usableFromInline let objectsArray: Int
     /// Mutated only by ``value(_:)`` and ``top()``, never reentrantly, so it skips the runtime's checks.
     @exclusivity(unchecked) private var walk: ValueWalk
     /// The containers referenced from more than one place (found by the expanded-size check).
@@ -29,6 +39,10 @@ package final class KeyedArchiveEntries {
             in: view.raw, limit: view.options.expandedNodeLimit(forInputBytes: view.raw.count), forLibplist: false)
         self.view = view
         records = view.records
+        recordList = view.index.records
+        raw = view.raw
+        refSize = view.index.trailer.objectRefSize
+        objectsArray = view.objectsArray
         // The builder asks the cache only for what is neither a string entry nor a plain scalar: data, plain
         // containers and what they hold, class descriptors, `$top`. A slot per bplist object finds those without
         // hashing, but past ``denseCacheLimit`` objects the slots are more fresh memory (21.6 MB for W1's 5.4
@@ -44,44 +58,47 @@ package final class KeyedArchiveEntries {
     package var count: Int { view.objectCount }
 
     /// The bplist object number of `$objects[uid]`; `uid` must be below ``count``.
-    @inline(__always)
-    package func object(ofEntry uid: Int) -> Int { records.ref(view.objectsArray, uid) }
+    @inlinable @inline(__always)
+    package func object(ofEntry uid: Int) -> Int { ref(objectsArray, uid) }
 
     /// The kind of bplist object `object` (a number this type handed out).
-    @inline(__always)
-    package func kind(_ object: Int) -> BPlistIndex.Kind { records.validated(object).kind }
+    @inlinable @inline(__always)
+    package func kind(_ object: Int) -> BPlistIndex.Kind { recordList[object].kind }
 
     /// Whether bplist object `object` is a string that Swift keeps in storage of its own: UTF-16, or ASCII of more
     /// than 15 bytes (a shorter one lives in the `String` value itself).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func isLongString(_ object: Int) -> Bool {
-        let record = records.validated(object)
+        let record = recordList[object]
         return record.kind == .utf16String || (record.kind == .asciiString && record.count > 15)
     }
 
     /// The elements of array `object`, or the entries of dictionary `object` (keys `0..<n`, values `n..<2n` in
     /// ``ref(_:_:)``).
-    @inline(__always)
-    package func count(_ object: Int) -> Int { Int(records.validated(object).count) }
+    @inlinable @inline(__always)
+    package func count(_ object: Int) -> Int { Int(recordList[object].count) }
 
     /// The object number of element `i` of array `object`, or of key `i` (value `count + i`) of dictionary
     /// `object`.
-    @inline(__always)
-    package func ref(_ object: Int, _ i: Int) -> Int { records.ref(object, i) }
+    @inlinable @inline(__always)
+    package func ref(_ object: Int, _ i: Int) -> Int {
+        Int(truncatingIfNeeded: BPlistBytes.readUInt(raw, at: recordList[object].offset + i * refSize, width: refSize))
+    }
 
     /// Whether container `object` is referenced from more than one place, so that a builder keeps it one value.
     @inline(__always)
     package func isShared(_ object: Int) -> Bool { !sharedContainers.isEmpty && sharedContainers.contains(object) }
 
     /// The UID held by UID object `object`: below ``count``, as the view checked every UID.
-    @inline(__always)
-    package func uid(_ object: Int) -> Int { Int(records.reader.uid(records.validated(object))) }
+    @inlinable @inline(__always)
+    package func uid(_ object: Int) -> Int { Int(recordList[object].count) }
 
     /// The UID held by `object`, or nil when it is not a UID object: the builder's first question about a field.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func uid(ifUID object: Int) -> Int? {
-        let record = records.validated(object)
-        return record.kind == .uid ? Int(records.reader.uid(record)) : nil
+        let record = recordList[object]
+        // A UID record's count is its value (``BPlistIndex/uid(_:)``).
+        return record.kind == .uid ? Int(record.count) : nil
     }
 
     /// What the `$class` of `$objects[uid]` (at bplist object `object`) is, found from `hint`.
