@@ -40,6 +40,9 @@ final class CorpusWorkload: BenchWorkload {
             }
         } else {
             source = "generated archives (no corpus found)"
+            // Said on stderr as it happens too: a run from outside the package folder finds no corpus, and its
+            // figures are then of other inputs than the documented ones.
+            BenchLog.progress("warning: no corpus found from here; timing generated archives (give --corpus FOLDER)")
             files = (0..<100).map { i in
                 let people = FoundationPerson.make(PersonSpec.generate(n: 3 + i % 40))
                 let bytes = (try? PeopleWorkload.corelibsEncode(people)) ?? []
