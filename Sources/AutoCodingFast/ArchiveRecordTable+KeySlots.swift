@@ -74,8 +74,7 @@ package final class ArchiveKeySlots {
         let raw = table.raw, refSize = table.refSize
         for slot in 0..<n {
             // Keys were validated as strings with their dictionary, and their references as in range.
-            let key = table.validated(Int(truncatingIfNeeded: BPlistBytes.readUInt(
-                raw, at: references + slot * refSize, width: refSize)))
+            let key = table.validated(BPlistBytes.reference(raw, at: references, slot: slot, width: refSize))
             guard key.kind == .asciiString else {
                 undecided = true
                 continue

@@ -206,7 +206,7 @@ import Darwin
     /// validated dictionary: checked in range when the container was validated.
     @inlinable @inline(__always)
     package func ref(_ object: Int, _ i: Int) -> Int {
-        Int(truncatingIfNeeded: BPlistBytes.readUInt(raw, at: validated(object).offset + i * refSize, width: refSize))
+        BPlistBytes.reference(raw, at: validated(object).offset, slot: i, width: refSize)
     }
 
     /// The bplist object number of `$objects[uid]` for a UID read from a validated UID record, after the

@@ -22,11 +22,13 @@ import OrderedCollections
 @usableFromInline package final class KeyedArchiveEntries {
     private let view: KeyedArchiveView
     private let records: IndexRecords
-    /// The view's records, its bytes, its reference width and its `$objects` array, for the inlined readers.
+    /// The view's records, its bytes, its reference width, its `$objects` array and a reader of its records, for
+    /// the inlined readers.
     @usableFromInline let recordList: [BPlistIndex.Record]
     @usableFromInline let raw: UnsafeRawBufferPointer
     @usableFromInline let refSize: Int
     @usableFromInline let objectsArray: Int
+    @usableFromInline let reader: BPlistIndex
     /// Mutated only by ``value(_:)`` and ``top()``, never reentrantly, so it skips the runtime's checks.
     @exclusivity(unchecked) private var walk: ValueWalk
     /// The containers referenced from more than one place (found by the expanded-size check).
@@ -43,6 +45,7 @@ import OrderedCollections
         raw = view.raw
         refSize = view.index.trailer.objectRefSize
         objectsArray = view.objectsArray
+        reader = BPlistIndex(recordReaderFor: view.index.trailer)
         // The builder asks the cache only for what is neither a string entry nor a plain scalar: data, plain
         // containers and what they hold, class descriptors, `$top`. A slot per bplist object finds those without
         // hashing, but past ``denseCacheLimit`` objects the slots are more fresh memory (21.6 MB for W1's 5.4
@@ -82,7 +85,7 @@ import OrderedCollections
     /// `object`.
     @inlinable @inline(__always)
     package func ref(_ object: Int, _ i: Int) -> Int {
-        Int(truncatingIfNeeded: BPlistBytes.readUInt(raw, at: recordList[object].offset + i * refSize, width: refSize))
+        BPlistBytes.reference(raw, at: recordList[object].offset, slot: i, width: refSize)
     }
 
     /// Whether container `object` is referenced from more than one place, so that a builder keeps it one value.
@@ -91,14 +94,13 @@ import OrderedCollections
 
     /// The UID held by UID object `object`: below ``count``, as the view checked every UID.
     @inlinable @inline(__always)
-    package func uid(_ object: Int) -> Int { Int(recordList[object].count) }
+    package func uid(_ object: Int) -> Int { Int(reader.uid(recordList[object])) }
 
     /// The UID held by `object`, or nil when it is not a UID object: the builder's first question about a field.
     @inlinable @inline(__always)
     package func uid(ifUID object: Int) -> Int? {
         let record = recordList[object]
-        // A UID record's count is its value (``BPlistIndex/uid(_:)``).
-        return record.kind == .uid ? Int(record.count) : nil
+        return record.kind == .uid ? Int(reader.uid(record)) : nil
     }
 
     /// What the `$class` of `$objects[uid]` (at bplist object `object`) is, found from `hint`.

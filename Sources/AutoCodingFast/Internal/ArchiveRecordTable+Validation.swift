@@ -55,7 +55,7 @@ extension ArchiveRecordTable {
 
     /// The object number of reference `i` of `record` (for a container not stored yet).
     private func ref(_ object: Int, _ record: BPlistIndex.Record, _ i: Int) -> Int {
-        Int(truncatingIfNeeded: BPlistBytes.readUInt(raw, at: record.offset + i * refSize, width: refSize))
+        BPlistBytes.reference(raw, at: record.offset, slot: i, width: refSize)
     }
 
     /// Every reference of a container names an object of the table.

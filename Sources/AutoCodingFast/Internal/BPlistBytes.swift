@@ -18,6 +18,13 @@ enum BPlistBytes {
         }
     }
 
+    /// The object number in reference slot `i` of a container whose references start at `offset`, `width` bytes
+    /// each: an array's elements, or a dictionary's keys (slots `0..<n`) then its values (`n..<2n`).
+    @inlinable @inline(__always)
+    static func reference(_ bytes: UnsafeRawBufferPointer, at offset: Int, slot i: Int, width: Int) -> Int {
+        Int(truncatingIfNeeded: readUInt(bytes, at: offset + i * width, width: width))
+    }
+
     /// The largest of `count` unsigned big-endian integers of `width` bytes (1...8) stored from `offset` (0 for
     /// none): a container's references checked against the object count in one comparison. One loop per width,
     /// without a branch per element, so the compiler can vectorize it (wrapping arithmetic: the caller validated

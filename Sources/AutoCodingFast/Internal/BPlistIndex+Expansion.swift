@@ -66,8 +66,7 @@ extension BPlistIndex {
             var size = frame.size
             var descend = -1
             while next < refs {
-                let child = Int(
-                    truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: record.offset + next * refSize, width: refSize))
+                let child = BPlistBytes.reference(bytes, at: record.offset, slot: next, width: refSize)
                 let kind = records[child].kind
                 if forLibplist && next < keys && kind == .utf16String && !checkedUTF16Keys.contains(child) {
                     // A UTF-16 string holding U+0000 is fine as a value but not as a key.

@@ -10,7 +10,7 @@ extension BPlistIndex {
     /// The object number of element `i` of array `object`, or of key `i` (then value `count + i`) of a dictionary.
     @inline(__always)
     package func ref(_ object: Int, _ i: Int, in bytes: UnsafeRawBufferPointer) -> Int {
-        Int(truncatingIfNeeded: BPlistBytes.readUInt(bytes, at: records[object].offset + i * refSize, width: refSize))
+        BPlistBytes.reference(bytes, at: records[object].offset, slot: i, width: refSize)
     }
 
     /// The integer at an integer record, as ``ArchiveValue/integer(_:)`` or, above `Int64.max`,
