@@ -27,6 +27,10 @@
         /// What validation learned beyond the record, in its padding: a dictionary's `$class` slot
         /// (``ClassKeySlot``) and, in an ``ArchiveRecordTable``, the checks done (``ArchiveRecordTable/entryChecked``).
         @usableFromInline package var flags: UInt8 = 0
+        /// The container check's mark (see `checkContainers`), in the record's two bytes of padding: the check
+        /// kept it beside each object's expanded size in an array of 8 bytes per object (43 MB of fresh memory for
+        /// W1's 5.4 million objects), and now needs the sizes alone. Read by nothing else.
+        @usableFromInline var mark: UInt16 = 0
 
         /// Where the payload starts (after the marker and any length integer).
         @inlinable package var offset: Int {
@@ -368,9 +372,12 @@
         let limit = depthLimit
         let refSize = trailer.objectRefSize
         let exact = MemoryLayout<Reference>.size == refSize
-        // Per object, in one array: `mark` 0 not visited, 1 on the current path, h + 2 done, with h the height of
-        // its nesting; `size` the expanded size of a container done.
-        var state: [(mark: UInt16, size: UInt32)] = HugePages.array(repeating: (0, 0), count: records.count)
+        // Per object: its record's `mark`, 0 not visited, 1 on the current path, h + 2 done, with h the height of
+        // its nesting; `sizes`, the expanded size of a container done, written when it is done and read only
+        // after (so never initialized otherwise: the pages of objects that are no container are not written).
+        let sizes = UnsafeMutablePointer<UInt32>.allocate(capacity: records.count)
+        defer { sizes.deallocate() }
+        HugePages.advise(UnsafeMutableRawPointer(sizes), byteCount: records.count * MemoryLayout<UInt32>.stride)
         var shared = Set<Int>()
         var stack: [(object: Int, next: Int, height: Int, size: UInt32)] = []
         let count = records.count
@@ -379,8 +386,8 @@
             return overflow ? .max : sum
         }
 
-        for start in 0..<count where records[start].kind.isContainer && state[start].mark == 0 {
-            state[start].mark = 1
+        for start in 0..<count where records[start].kind.isContainer && records[start].mark == 0 {
+            records[start].mark = 1
             stack.append((start, 0, 1, 1))
             while let top = stack.last {
                 let record = records[top.object]
@@ -418,32 +425,33 @@
                         size = adding(size, 1)
                         continue
                     }
-                    switch state[c].mark {
+                    switch childRecord.mark {
                     case 0:
                         guard stack.count < limit else { throw depthError(at: c, limit) }
                         stack[stack.count - 1].next = next
                         stack[stack.count - 1].height = height
                         stack[stack.count - 1].size = size
-                        state[c].mark = 1
+                        records[c].mark = 1
                         stack.append((c, 0, 1, 1))
                         descended = true
                     case 1:
                         throw ArchiveError(
                             .referenceCycle, "object \(c) contains itself (reached again from object \(top.object))")
                     default:
-                        let childHeight = Int(state[c].mark) - 2 + 1
+                        let childHeight = Int(childRecord.mark) - 2 + 1
                         if childHeight > height { height = childHeight }
                         if childHeight > limit { throw depthError(at: top.object, limit) }
                         // Done already: reached once before.
                         shared.insert(c)
-                        size = adding(size, state[c].size)
+                        size = adding(size, sizes[c])
                     }
                     if descended { break }
                 }
                 if descended { continue }
                 // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every container
                 // met done: nesting written children first passed at any depth).
-                state[top.object] = (UInt16(height + 2), size)
+                records[top.object].mark = UInt16(height + 2)
+                sizes[top.object] = size
                 stack.removeLast()
                 if !stack.isEmpty {
                     stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
@@ -452,7 +460,7 @@
                 }
             }
         }
-        return Expansion(top: records[trailer.topObject].kind.isContainer ? state[trailer.topObject].size : 1, shared: shared)
+        return Expansion(top: records[trailer.topObject].kind.isContainer ? sizes[trailer.topObject] : 1, shared: shared)
     }
 
     private static func depthError(at object: Int, _ limit: Int) -> ArchiveError {
