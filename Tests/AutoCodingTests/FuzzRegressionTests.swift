@@ -1,5 +1,6 @@
 import AutoCoding
 import Foundation
+import OrderedCollections
 import Testing
 
 /// Crashers of the object-layer fuzz targets (FuzzTesting/, scripts/fuzz.sh), minimized, as named cases.
@@ -198,5 +199,40 @@ extension ObjectLayerFuzzRegressionTests {
         } throws: { error in
             (error as? ArchiveError)?.reason == "$objects[1] is a plain array holding UIDs, not an instance; the graph cannot keep it"
         }
+    }
+
+    /// graph target (2026-12-07): `ArchiveGraph(bytes:)` and `ArchiveGraph(archive:)` wrote different bytes for an
+    /// archive whose `$objects` holds one long string twice as two entries, which a binary plist writer stores as
+    /// one string object. The one-pass builder made a string per entry (since it made strings without the value
+    /// cache), so the graph wrote two entries; the `KeyedArchive` path shares the object's value and wrote one. The
+    /// builder now shares the string of entries that name one string object, fields and `$top` alike.
+    @Test func twoEntriesOfOneLongStringObjectShareOneStringInBothGraphPaths() throws {
+        let text = "a string longer than fifteen bytes, written twice"
+        let objects: [ArchiveValue] = [
+            .string(ArchiveKey.null), ArchiveClass(name: "Pair").descriptor,
+            .dictionary([
+                "$class": .uid(ArchiveUID(1)), "first": .uid(ArchiveUID(3)), "second": .uid(ArchiveUID(4)),
+                "again": .uid(ArchiveUID(4)),
+            ]),
+            .string(text), .string(text), .string(text),
+        ]
+        let top: OrderedDictionary<String, ArchiveValue> = [
+            "root": .uid(ArchiveUID(2)), "label": .uid(ArchiveUID(5)), "same": .uid(ArchiveUID(5)),
+        ]
+        let bytes = KeyedArchive(top: top, objects: objects).binaryPlist()
+        // The writer stores the text once: the three entries name one bplist object.
+        let view = try KeyedArchiveView(bytes: bytes)
+        let onePass = try ArchiveGraph(bytes: bytes)
+        let throughArchive = try ArchiveGraph(archive: view.keyedArchive())
+        defer {
+            onePass.breakReferenceCycles()
+            throughArchive.breakReferenceCycles()
+        }
+        #expect(onePass.isEquivalent(to: throughArchive))
+        #expect(onePass.binaryPlist() == throughArchive.binaryPlist())
+        let rewritten = try KeyedArchive(bytes: onePass.binaryPlist())
+        #expect(rewritten.objects.filter { $0 == .string(text) }.count == 1)
+        #expect(onePass.root?.object?.fields["second"]?.scalar == .string(text))
+        #expect(onePass.roots["same"]?.scalar == .string(text))
     }
 }

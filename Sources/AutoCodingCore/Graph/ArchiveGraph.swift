@@ -117,6 +117,11 @@ struct GraphResolver {
             try builder.makeObjects()
             top = try builder.table.top()
             try builder.fillObjects()
+            // The string entries `$top` names are made here, once each (as a field's are), so that two names of one
+            // entry, or of two entries of one string object, share its string.
+            for case .uid(let uid) in top.values where Int(uid.index) < builder.table.count {
+                _ = builder.entry(Int(uid.index))
+            }
             try Self.checkNoUIDs(in: builder.plainContainers)
         } catch {
             // The objects filled so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).

@@ -98,6 +98,9 @@ struct GraphBuilder {
         var classByUID = HugePages.array(repeating: 0, count: table.count)
         var unnamedClass: Int?
         var hint = ArchiveRecordTable.KeyHint()
+        // Long string entries whose string object may have been named by an earlier entry (see `shareStrings`).
+        var highestString = -1
+        var revisits: [Int] = []
         for uid in 0..<table.count {
             let object = table.object(ofEntry: uid)
             let index: Int
@@ -109,6 +112,7 @@ struct GraphBuilder {
                     // retained them: W1's graph took a quarter longer. (A short string has no storage to retain:
                     // made here, it costs the second pass nothing.)
                     if uid != 0 { entries[uid] = Self.unmadeString }
+                    if object > highestString { highestString = object } else if uid != 0 { revisits.append(uid) }
                     continue
                 }
                 let value = try table.entryValue(object)
@@ -139,6 +143,24 @@ struct GraphBuilder {
             classOf[uid] = index
             let shell = ArchivedObject(archiveClass: classes[index].archiveClass)
             shells[uid] = shell
+        }
+        if !revisits.isEmpty { shareStrings(revisits) }
+    }
+
+    /// Makes the long string entries among `revisits` that name the same string object as an earlier entry refer
+    /// to that entry (``aliasMarker(of:)``), so that they share one string, as a `KeyedArchive` read from the same
+    /// bytes shares the object's value (and as Apple's reader returns one string object for both): the graph
+    /// writes them as one entry again. A binary plist writer that uniques strings stores two `$objects` strings
+    /// of equal text as one object. An entry names an object it is the first to name when the object lies past
+    /// every string object named before, which is how writers order them; only the others (`revisits`) are
+    /// looked up, with one pass over the entries, so archives without any pay nothing.
+    private mutating func shareStrings(_ revisits: [Int]) {
+        let objects = Set(revisits.map { table.object(ofEntry: $0) })
+        var first: [Int: Int] = [:]
+        for uid in 1..<table.count where table.isLongString(table.object(ofEntry: uid)) {
+            let object = table.object(ofEntry: uid)
+            guard objects.contains(object) else { continue }
+            if let earlier = first[object] { entries[uid] = Self.aliasMarker(of: earlier) } else { first[object] = uid }
         }
     }
 
@@ -290,14 +312,23 @@ struct GraphBuilder {
     /// entry is otherwise.
     static var unmadeString: ArchivedValue { .inline(.bool(false)) }
 
-    /// The graph value of `$objects[uid]`, a long string entry made the first time.
+    /// What `entries` holds for a long string entry whose string object entry `uid`, an earlier one, names too.
+    static func aliasMarker(of uid: Int) -> ArchivedValue { .inline(.integer(Int64(uid))) }
+
+    /// The graph value of `$objects[uid]`, a long string entry made the first time (or taken from the entry it
+    /// shares its string object with, see ``shareStrings(_:)``).
     @inline(__always)
-    private mutating func entry(_ uid: Int) -> ArchivedValue {
+    mutating func entry(_ uid: Int) -> ArchivedValue {
         // UID 0 is `$null` whatever its entry holds.
         if uid != 0, let shell = shells[uid] { return .object(shell) }
         let value = entries[uid]
-        guard case .inline = value else { return value }
-        let made = Self.string(ofEntry: uid, in: table)
+        guard case .inline(let marker) = value else { return value }
+        let made: ArchivedValue
+        if case .integer(let earlier) = marker {
+            made = entry(Int(earlier))
+        } else {
+            made = Self.string(ofEntry: uid, in: table)
+        }
         entries[uid] = made
         return made
     }
