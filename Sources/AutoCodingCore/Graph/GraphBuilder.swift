@@ -18,7 +18,8 @@ struct GraphBuilder {
     /// The view's entries.
     let table: KeyedArchiveEntries
     /// The graph value each UID that is no instance names (``GraphResolver``'s table); ``unmadeString`` for a
-    /// long string entry no field has referred to yet. An instance's is its object in `shells`: kept there only, so
+    /// long string entry no field has referred to yet, or ``aliasMarker(of:)`` for one whose string object an
+    /// earlier entry names. An instance's is its object in `shells`: kept there only, so
     /// that building and releasing this table neither retains nor releases the objects.
     private(set) var entries: [ArchivedValue]
     /// One object per instance entry, by UID.
