@@ -97,8 +97,8 @@ struct GraphResolver {
     private let entries: [ArchivedValue]
     /// One object per instance entry, by UID.
     let shells: [ArchivedObject?]
-    /// The entries read, for the long string entries no field referred to (``GraphBuilder/unmadeString``); nil
-    /// for a resolver of a ``KeyedArchive``.
+    /// The entries read, for the long string entries no field referred to (``GraphBuilder/unmadeString``,
+    /// ``GraphBuilder/aliasMarker(of:)``); nil for a resolver of a ``KeyedArchive``.
     private let table: KeyedArchiveEntries?
     /// In-place containers already resolved, by the storage of the table value: a binary plist may refer to one
     /// array from many places (2³⁰ times in 250 bytes), and resolving each reference anew would build the
@@ -119,9 +119,7 @@ struct GraphResolver {
             try builder.fillObjects()
             // The string entries `$top` names are made here, once each (as a field's are), so that two names of one
             // entry, or of two entries of one string object, share its string.
-            for case .uid(let uid) in top.values where Int(uid.index) < builder.table.count {
-                _ = builder.entry(Int(uid.index))
-            }
+            for case .uid(let uid) in top.values where uid.index < builder.table.count { _ = builder.entry(uid.index) }
             try Self.checkNoUIDs(in: builder.plainContainers)
         } catch {
             // The objects filled so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).

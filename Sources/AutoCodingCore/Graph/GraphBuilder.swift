@@ -158,9 +158,9 @@ struct GraphBuilder {
     private mutating func shareStrings(_ revisits: [Int]) {
         let objects = Set(revisits.map { table.object(ofEntry: $0) })
         var first: [Int: Int] = [:]
-        for uid in 0..<table.count where uid != 0 && table.isLongString(table.object(ofEntry: uid)) {
+        for uid in 1..<max(table.count, 1) {
             let object = table.object(ofEntry: uid)
-            guard objects.contains(object) else { continue }
+            guard table.isLongString(object), objects.contains(object) else { continue }
             if let earlier = first[object] { entries[uid] = Self.aliasMarker(of: earlier) } else { first[object] = uid }
         }
     }
