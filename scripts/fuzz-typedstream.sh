@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds and runs the typedstream libFuzzer target: scripts/fuzz-typedstream.sh SECONDS [libFuzzer flags...]
 #
-# The typedstream engine needs nothing but its own files, ArchiveError and ArchiveReadingOptions, so they are
-# compiled with swiftc directly into one module (`-sanitize=fuzzer,address`), without SwiftPM. The corpus in
-# .build-fuzz/corpus/typedstream is seeded from ../shared/corpus/typedstream (never committed); crashes go to
-# .build-fuzz/crashes/typedstream. `scripts/fuzz-typedstream.sh 0 FILE...` replays inputs.
+# The typedstream engine needs nothing but its own files, ArchiveError, ArchiveReadingOptions and the byte readers
+# (BPlistBytes.swift: its reader uses `withArchiveBytes`), so they are compiled with swiftc directly into one
+# module (`-sanitize=fuzzer,address`), without SwiftPM. The corpus in .build-fuzz/corpus/typedstream is seeded
+# from ../shared/corpus/typedstream (never committed); crashes go to .build-fuzz/crashes/typedstream. `scripts/fuzz-typedstream.sh 0 FILE...` replays inputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${FUZZ_BUILD_DIR:-$PWD/.build-fuzz}
@@ -12,8 +12,8 @@ seconds=${1:-60}
 shift || true
 mkdir -p "$out/corpus/typedstream" "$out/crashes/typedstream"
 sources=(Sources/AutoCodingFast/ArchiveError.swift Sources/AutoCodingFast/ArchiveReadingOptions.swift
-    Sources/AutoCodingFast/Typedstream*.swift Sources/AutoCodingFast/Internal/Typedstream*.swift
-    FuzzTesting/typedstream.swift)
+    Sources/AutoCodingFast/Internal/BPlistBytes.swift Sources/AutoCodingFast/Typedstream*.swift
+    Sources/AutoCodingFast/Internal/Typedstream*.swift FuzzTesting/typedstream.swift)
 binary=$out/fuzz-typedstream
 if [[ ! -x $binary || -n $(find "${sources[@]}" -newer "$binary" | head -1) ]]; then
     echo "fuzz: building $binary" >&2
