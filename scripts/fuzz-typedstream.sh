@@ -4,7 +4,8 @@
 # The typedstream engine needs nothing but its own files, ArchiveError, ArchiveReadingOptions and the byte readers
 # (BPlistBytes.swift: its reader uses `withArchiveBytes`), so they are compiled with swiftc directly into one
 # module (`-sanitize=fuzzer,address`), without SwiftPM. The corpus in .build-fuzz/corpus/typedstream is seeded
-# from ../shared/corpus/typedstream (never committed); crashes go to .build-fuzz/crashes/typedstream. `scripts/fuzz-typedstream.sh 0 FILE...` replays inputs.
+# from ../shared/corpus/typedstream (never committed); crashes go to .build-fuzz/crashes/typedstream.
+# `scripts/fuzz-typedstream.sh 0 FILE...` replays inputs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${FUZZ_BUILD_DIR:-$PWD/.build-fuzz}
