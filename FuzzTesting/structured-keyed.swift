@@ -111,7 +111,7 @@ func exercise(_ generated: GeneratedArchive, _ program: inout Program) {
     // validate --roundtrip (and convert's checks): what the reader accepts writes and reads back equal, and the
     // graph re-encoded is equivalent.
     stage("validate", input: n) {
-        FileManager.default.createFile(atPath: validatePath, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: validatePath, contents: Data(bytes))
         do {
             let summary = try FileCheck.check(path: validatePath, options: commandOptions, roundtrip: true)
             checkNoControlCharacters("validate", TerminalText.escaped(summary).utf8)
