@@ -5,8 +5,9 @@ public enum ArchiveFormat: String, Sendable, Hashable, CaseIterable {
     /// An XML property list (`<?xml` or `<plist`, after an optional byte-order mark and white space).
     case xmlPlist
 
-    /// Recognizes the format from the leading bytes, or returns nil.
-    public static func detect(_ bytes: UnsafeRawBufferPointer) -> ArchiveFormat? {
+    /// Recognizes the format from the leading bytes, or returns nil. Over a buffer, for the readers of this
+    /// package; not public, as no public signature takes a raw pointer.
+    package static func detect(_ bytes: UnsafeRawBufferPointer) -> ArchiveFormat? {
         if bytes.starts(with: BPlistTrailer.magic) { return .binaryPlist }
         var i = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF] as [UInt8]) { i = 3 }

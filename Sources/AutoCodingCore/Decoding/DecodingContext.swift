@@ -462,8 +462,7 @@ final class DecodingContext {
         isDraining = true
         defer { isDraining = false }
         while let fill = fills.popLast() {
-            // Boxed once: `_ArchiveDecoder` is wider than an existential's inline buffer, so each of the three
-            // calls below would box a copy of its own.
+            // Made once for the three calls below. It fits an existential's inline buffer (24 bytes): no box.
             let decoder: any Decoder = _ArchiveDecoder(context: self, node: fill.node, codingPathNode: fill.path)
             try fill.object.autoCodingWillDecode(from: decoder)
             try fill.object.decodeProperties(from: decoder)
