@@ -12,6 +12,17 @@ extension Typedstream {
         self = try reader.read()
     }
 
+    /// Reads and validates `bytes` as ``init(bytes:options:)`` does, handing the events to `sink` in stream order,
+    /// a batch at a time, instead of keeping them: for a reader that builds its own structure from them
+    /// (`TypedGraph`), which then holds no events array. The stream returned has the header and the storage, and
+    /// no events. An error `sink` throws ends the read.
+    package static func read(
+        bytes: [UInt8], options: ArchiveReadingOptions,
+        into sink: (UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) -> Void
+    ) throws(ArchiveError) -> Typedstream {
+        try TypedstreamReader(bytes: bytes, options: options).read(into: sink)
+    }
+
     /// Whether `bytes` start with a typedstream signature (`\u{4}\u{B}streamtyped` or `\u{4}\u{B}typedstream`,
     /// or the same with another streamer version), so that callers can choose this reader over the
     /// property-list one.

@@ -329,3 +329,52 @@ extension TypedstreamGraphTests {
         #expect(graph.root?.classes.count == 20)
     }
 }
+
+// MARK: - One pass from bytes to graph
+
+extension TypedstreamGraphTests {
+    /// The graph of `bytes` read in one pass, and the graph of the events read whole first: both, or both errors
+    /// (as text).
+    static func bothReads(_ bytes: [UInt8]) -> (onePass: Result<[UInt8], ArchiveError>, events: Result<[UInt8], ArchiveError>) {
+        func written(_ graph: TypedGraph) -> [UInt8] {
+            // The header too: the one-pass read learns the system version last.
+            [graph.byteOrder == .big ? 1 : 0] + Array("\(graph.systemVersion)".utf8) + graph.typedstreamBytes()
+        }
+        let onePass = Result { () throws(ArchiveError) in written(try TypedGraph(bytes: bytes)) }
+        let events = Result { () throws(ArchiveError) in written(try TypedGraph(stream: Typedstream(bytes: bytes))) }
+        return (onePass, events)
+    }
+
+    static func expectSame(_ reads: (onePass: Result<[UInt8], ArchiveError>, events: Result<[UInt8], ArchiveError>),
+                           _ what: String) {
+        switch reads {
+        case (.success(let a), .success(let b)):
+            let same = a == b  // not compared inside #expect, which would print both streams
+            #expect(same, "\(what): the graphs differ")
+        case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(what): \(a) against \(b)")
+        default: Issue.record("\(what): \(reads.onePass) against \(reads.events)")
+        }
+    }
+
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    func readsTheSameGraphInOnePass(_ name: String) throws {
+        Self.expectSame(Self.bothReads(try SharedCorpus.bytes("typedstream", name)), name)
+    }
+
+    /// Cut anywhere, a stream fails in one pass with the error its reader gives (the builder reads what the reader
+    /// has checked, batch by batch), or reads the same graph.
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"), arguments: samples)
+    func failsInOnePassAsItsReaderFails(_ name: String) throws {
+        let bytes = try SharedCorpus.bytes("typedstream", name)
+        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 24)) {
+            Self.expectSame(Self.bothReads(Array(bytes[..<cut])), "\(name) cut at \(cut)")
+        }
+    }
+
+    /// Chains of 1 to 70 objects and a class chain of 100 classes put a batch boundary (64 events) at every place
+    /// in an object and inside a chain.
+    @Test func readsTheSameGraphAcrossEveryBatchBoundary() throws {
+        for count in 1...70 { Self.expectSame(Self.bothReads(Self.objectChain(count)), "\(count) objects") }
+        Self.expectSame(Self.bothReads(Self.classChain(100)), "a chain of 100 classes")
+    }
+}

@@ -20,17 +20,28 @@ public struct TypedGraph {
         self.systemVersion = systemVersion
     }
 
-    /// Reads, validates and resolves typedstream bytes.
+    /// Reads, validates and resolves typedstream bytes, in one pass: the graph is built as the reader reads, and
+    /// no ``Typedstream`` of the events is kept (``Typedstream/init(bytes:options:)`` holds 24 bytes per input
+    /// byte).
     public init(bytes: [UInt8], options: ArchiveReadingOptions = ArchiveReadingOptions()) throws(ArchiveError) {
-        try self.init(stream: Typedstream(bytes: bytes, options: options))
+        var builder = TypedGraphBuilder(storage: bytes)
+        // The header and no events, once the build has returned (reading is its last step).
+        var stream = Typedstream()
+        groups = try builder.build { (consume) throws(ArchiveError) in
+            stream = try Typedstream.read(bytes: bytes, options: options, into: consume)
+        }
+        byteOrder = stream.byteOrder
+        systemVersion = stream.systemVersion
     }
 
     /// Resolves a validated stream's events into a graph (references were checked by the reader).
     public init(stream: Typedstream) throws(ArchiveError) {
         byteOrder = stream.byteOrder
         systemVersion = stream.systemVersion
-        var builder = TypedGraphBuilder(stream: stream)
-        groups = try builder.build()
+        var builder = TypedGraphBuilder(storage: stream.storage)
+        groups = try builder.build { (consume) throws(ArchiveError) in
+            try stream.events.withUnsafeBufferPointer { (events) throws(ArchiveError) in try consume(events) }
+        }
     }
 
     /// The first top-level value, when it is an object: the root of most streams.

@@ -4,7 +4,7 @@ import AutoCodingFast
 ///
 /// One pass over the events. The values of every open group, array and struct wait on one stack, and the groups
 /// of every open object on another, so that closing one makes a single array of exactly its size; the innermost
-/// frame is kept in locals and the enclosing ones are touched only when a nested one opens or closes. Type
+/// frame is kept in fields of its own and the enclosing ones are touched only when a nested one opens or closes. Type
 /// encodings and class names become `String`s once per shared string; an object whose class was read before
 /// shares that class's chain; an object is made once its chain is known.
 struct TypedGraphBuilder {
@@ -30,7 +30,8 @@ struct TypedGraphBuilder {
         var owner: TypedObject?
     }
 
-    let stream: Typedstream
+    /// The bytes that the events' strings are extents of.
+    let storage: [UInt8]
     /// Class entries each hold their own chain (a class and its superclasses), so a chain of L classes read
     /// literally stores L(L+1)/2 of them: a 1 MB stream of one long chain would ask for terabytes. The
     /// classes stored are spent from this budget, proportional to the input.
@@ -40,17 +41,53 @@ struct TypedGraphBuilder {
     static let classesPerInputByte = 4
     static let classAllowance = 4096
 
-    init(stream: Typedstream) {
-        self.stream = stream
-        let (budget, overflow) = stream.storage.count.multipliedReportingOverflow(by: Self.classesPerInputByte)
+    /// A builder of the events of a stream of `storage` (handed over by an ``EventSource``).
+    init(storage: [UInt8]) {
+        self.storage = storage
+        let (budget, overflow) = storage.count.multipliedReportingOverflow(by: Self.classesPerInputByte)
         classBudget = overflow ? .max : budget &+ Self.classAllowance
     }
 
-    mutating func build() throws(ArchiveError) -> [TypedGroup] {
-        var entries = Pile<Entry>()
-        defer { entries.free() }
-        do {
-            return try build(entries: &entries)
+    /// What reads a stream's events: it calls its argument with each batch of them, in stream order, and throws
+    /// what the argument throws.
+    typealias EventSource = (
+        _ consume: (UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) -> Void
+    ) throws(ArchiveError) -> Void
+
+    // The state of the build. Fields, not locals of `build`: the events arrive in batches through a closure, and
+    // locals captured by it were accessed with run-time exclusivity checks (twice the time of a build); through
+    // `self` they are checked when compiled.
+
+    /// What each reference number names.
+    private var entries = Pile<Entry>()
+    private var encodings = EncodingTable()
+    private var frames = Pile<Frame>()
+    private var values = Pile<TypedValue>()
+    private var groups = Pile<TypedGroup>()
+    // The innermost frame.
+    private var kind = Kind.top
+    private var start = 0
+    private var encoding = -1
+    private var owner: TypedObject?
+    // The classes of a chain being read, with their entry numbers, until its nil or class reference; the object
+    // whose chain it is, by its entry number and the place of its value (-1 for a `#` value).
+    private var pendingChain: [(entry: Int, cls: TypedClass)] = []
+    private var inChain = false
+    private var chainObject = -1
+    private var chainObjectValue = -1
+
+    /// The top-level groups of the events `read` hands over. A builder builds once.
+    mutating func build(_ read: EventSource) throws(ArchiveError) -> [TypedGroup] {
+        defer {
+            entries.free()
+            frames.free()
+            values.free()
+            groups.free()
+        }
+        do throws(ArchiveError) {
+            try read { (batch) throws(ArchiveError) in try self.consume(batch) }
+            guard kind == .top else { throw ArchiveError(.truncated, "the events end inside a value") }
+            return groups.take(from: 0)
         } catch {
             // The objects closed so far may be on cycles, which would outlive the error (see ReferenceCycles.swift).
             entries.forEach { entry in
@@ -60,93 +97,16 @@ struct TypedGraphBuilder {
         }
     }
 
-    private mutating func build(entries: inout Pile<Entry>) throws(ArchiveError) -> [TypedGroup] {
-        var encodings = EncodingTable()
-        var frames = Pile<Frame>()
-        var values = Pile<TypedValue>()
-        var groups = Pile<TypedGroup>()
-        defer {
-            frames.free()
-            values.free()
-            groups.free()
-        }
-        // The innermost frame.
-        var kind = Kind.top
-        var start = 0
-        var encoding = -1
-        var owner: TypedObject?
-        // The classes of a chain being read, with their entry numbers, until its nil or class reference; the
-        // object whose chain it is, by its entry number and the place of its value (-1 for a `#` value).
-        var pendingChain: [(entry: Int, cls: TypedClass)] = []
-        var inChain = false
-        var chainObject = -1
-        var chainObjectValue = -1
-
-        func misplaced(_ event: TypedstreamEvent) -> ArchiveError {
-            ArchiveError(.unexpectedType, "event \(event) where the stream's structure does not allow it")
-        }
-        /// Saves the innermost frame and opens a new one, whose contents begin at the top of their stack.
-        func open(_ newKind: Kind, encoding newEncoding: Int) {
-            frames.push(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
-            kind = newKind
-            start = newKind == .object ? groups.count : values.count
-            encoding = newEncoding
-            owner = nil
-        }
-        /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
-        func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue]) {
-            guard kind == closing, let parent = frames.popLast() else { throw misplaced(event) }
-            let closed = (encodings.text(encoding), values.take(from: start))
-            kind = parent.kind
-            start = parent.start
-            encoding = parent.encoding
-            owner = parent.owner
-            return closed
-        }
-        func add(_ value: TypedValue) throws(ArchiveError) {
-            guard kind != .object, kind != .top else {
-                throw ArchiveError(.unexpectedType, "a value outside any group of values")
-            }
-            values.push(value)
-        }
-        /// Completes the chain being read: each pending class's chain is itself followed by the rest.
-        func endChain(rest: [TypedClass]) throws(ArchiveError) {
-            let chain: [TypedClass]
-            if pendingChain.isEmpty {
-                // The common case, an object of a class already read: its chain is shared, not copied.
-                chain = rest
-            } else {
-                try spendClassBudget(pending: pendingChain.count, rest: rest.count)
-                var literal: [TypedClass] = []
-                literal.reserveCapacity(pendingChain.count + rest.count)
-                for pending in pendingChain { literal.append(pending.cls) }
-                literal.append(contentsOf: rest)
-                chain = literal
-                for (index, pending) in pendingChain.enumerated() {
-                    entries[pending.entry] = .class(index == 0 ? chain : Array(chain[index...]))
-                }
-                pendingChain.removeAll(keepingCapacity: true)
-            }
-            inChain = false
-            if chainObject >= 0 {
-                let object = TypedObject(classes: chain)
-                entries[chainObject] = .object(object)
-                values[chainObjectValue] = .object(object)
-                owner = object
-                chainObject = -1
-            } else {
-                try add(.class(chain))
-            }
-        }
-
-        for event in stream.events {
+    /// Builds on with a batch of events.
+    private mutating func consume(_ batch: UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) {
+        for event in batch {
             switch event {
             case .beginGroup(let s):
-                open(.group, encoding: encodings.index(s, in: stream))
+                open(.group, encoding: encodings.index(s, in: storage))
             case .endGroup:
                 let (groupEncoding, groupValues) = try close(.group, event)
                 // A group belongs to the stream at the top level, else to the object being read.
-                guard kind == .top || kind == .object else { throw misplaced(event) }
+                guard kind == .top || kind == .object else { throw Self.misplaced(event) }
                 groups.push(TypedGroup(encoding: groupEncoding, values: groupValues))
             case .beginObject:
                 // The object's place, until its chain is read.
@@ -157,7 +117,9 @@ struct TypedGraphBuilder {
                 open(.object, encoding: -1)
                 inChain = true
             case .endObject:
-                guard kind == .object, let object = owner, let parent = frames.popLast() else { throw misplaced(event) }
+                guard kind == .object, let object = owner, let parent = frames.popLast() else {
+                    throw Self.misplaced(event)
+                }
                 object.groups = groups.take(from: start)
                 kind = parent.kind
                 start = parent.start
@@ -168,23 +130,23 @@ struct TypedGraphBuilder {
                     inChain = true
                     chainObject = -1
                 }
-                let index = encodings.index(name, in: stream)
+                let index = encodings.index(name, in: storage)
                 let text = encodings.text(index)
                 pendingChain.append((entries.count, TypedClass(text, version: version)))
                 entries.push(.class([]))
             case .nil:
                 if inChain { try endChain(rest: []) } else { try add(.nil) }
             case .reference(let number, let referenceKind):
-                guard number >= 0, Int(number) < entries.count else { throw misplaced(event) }
+                guard number >= 0, Int(number) < entries.count else { throw Self.misplaced(event) }
                 switch (referenceKind, entries[Int(number)]) {
                 case (.class, .class(let chain)):
                     if inChain { try endChain(rest: chain) } else { try add(.class(chain)) }
                 case (.object, .object(let object)): try add(.object(object))
                 case (.cString, .cString(let string)): try add(.cString(string))
-                default: throw misplaced(event)
+                default: throw Self.misplaced(event)
                 }
             case .cString(let s):
-                let string = TypedCString(Array(stream.bytes(of: s)))
+                let string = TypedCString(Array(storage[s.range]))
                 entries.push(.cString(string))
                 try add(.cString(string))
             case .signed(let v, let type): try add(.signed(v, type: type))
@@ -192,22 +154,81 @@ struct TypedGraphBuilder {
             case .float(let v): try add(.float(v))
             case .double(let v): try add(.double(v))
             case .ignored: try add(.ignored)
-            case .atom(let s): try add(.atom(s.map { Array(stream.bytes(of: $0)) }))
-            case .selector(let s): try add(.selector(s.map { Array(stream.bytes(of: $0)) }))
-            case .string(let s): try add(.string(Array(stream.bytes(of: s))))
-            case .byteArray(let s, let signed): try add(.bytes(Array(stream.bytes(of: s)), signed: signed))
-            case .beginArray(let s, _): open(.array, encoding: encodings.index(s, in: stream))
+            case .atom(let s): try add(.atom(s.map { Array(storage[$0.range]) }))
+            case .selector(let s): try add(.selector(s.map { Array(storage[$0.range]) }))
+            case .string(let s): try add(.string(Array(storage[s.range])))
+            case .byteArray(let s, let signed): try add(.bytes(Array(storage[s.range]), signed: signed))
+            case .beginArray(let s, _): open(.array, encoding: encodings.index(s, in: storage))
             case .endArray:
                 let (arrayEncoding, elements) = try close(.array, event)
                 try add(.array(elements, encoding: arrayEncoding))
-            case .beginStruct(let s): open(.structure, encoding: encodings.index(s, in: stream))
+            case .beginStruct(let s): open(.structure, encoding: encodings.index(s, in: storage))
             case .endStruct:
                 let (structEncoding, fields) = try close(.structure, event)
                 try add(.structure(fields, encoding: structEncoding))
             }
         }
-        guard kind == .top else { throw ArchiveError(.truncated, "the events end inside a value") }
-        return groups.take(from: 0)
+    }
+
+    private static func misplaced(_ event: TypedstreamEvent) -> ArchiveError {
+        ArchiveError(.unexpectedType, "event \(event) where the stream's structure does not allow it")
+    }
+
+    /// Saves the innermost frame and opens a new one, whose contents begin at the top of their stack.
+    private mutating func open(_ newKind: Kind, encoding newEncoding: Int) {
+        frames.push(Frame(kind: kind, start: start, encoding: encoding, owner: owner))
+        kind = newKind
+        start = newKind == .object ? groups.count : values.count
+        encoding = newEncoding
+        owner = nil
+    }
+
+    /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
+    private mutating func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue]) {
+        guard kind == closing, let parent = frames.popLast() else { throw Self.misplaced(event) }
+        let closed = (encodings.text(encoding), values.take(from: start))
+        kind = parent.kind
+        start = parent.start
+        encoding = parent.encoding
+        owner = parent.owner
+        return closed
+    }
+
+    private mutating func add(_ value: TypedValue) throws(ArchiveError) {
+        guard kind != .object, kind != .top else {
+            throw ArchiveError(.unexpectedType, "a value outside any group of values")
+        }
+        values.push(value)
+    }
+
+    /// Completes the chain being read: each pending class's chain is itself followed by the rest.
+    private mutating func endChain(rest: [TypedClass]) throws(ArchiveError) {
+        let chain: [TypedClass]
+        if pendingChain.isEmpty {
+            // The common case, an object of a class already read: its chain is shared, not copied.
+            chain = rest
+        } else {
+            try spendClassBudget(pending: pendingChain.count, rest: rest.count)
+            var literal: [TypedClass] = []
+            literal.reserveCapacity(pendingChain.count + rest.count)
+            for pending in pendingChain { literal.append(pending.cls) }
+            literal.append(contentsOf: rest)
+            chain = literal
+            for (index, pending) in pendingChain.enumerated() {
+                entries[pending.entry] = .class(index == 0 ? chain : Array(chain[index...]))
+            }
+            pendingChain.removeAll(keepingCapacity: true)
+        }
+        inChain = false
+        if chainObject >= 0 {
+            let object = TypedObject(classes: chain)
+            entries[chainObject] = .object(object)
+            values[chainObjectValue] = .object(object)
+            owner = object
+            chainObject = -1
+        } else {
+            try add(.class(chain))
+        }
     }
 
     /// Spends what the chains of `pending` new classes followed by `rest` earlier ones store:
@@ -329,7 +350,7 @@ extension TypedGraphBuilder {
         func text(_ index: Int) -> String { texts[index] }
 
         /// The index of the entry of `s`, decoded from `stream` the first time.
-        mutating func index(_ s: TypedstreamString, in stream: Typedstream) -> Int {
+        mutating func index(_ s: TypedstreamString, in storage: [UInt8]) -> Int {
             let key = UInt64(s.range.lowerBound) << 32 | UInt64(UInt32(truncatingIfNeeded: s.range.count))
             let mask = slots.count - 1
             var slot = Self.slot(key, mask)
@@ -339,7 +360,7 @@ extension TypedGraphBuilder {
                 slot = (slot + 1) & mask
             }
             keys.append(key)
-            texts.append(String(decoding: stream.bytes(of: s), as: UTF8.self))
+            texts.append(String(decoding: storage[s.range], as: UTF8.self))
             slots[slot] = Int32(truncatingIfNeeded: keys.count)
             // Kept at most half full, so that a probe ends soon.
             if keys.count * 2 > slots.count { rehash(capacity: slots.count * 2) }

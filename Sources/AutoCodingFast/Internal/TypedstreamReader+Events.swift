@@ -36,7 +36,7 @@ extension TypedstreamReader {
             out, initialized in
             loop.out = out
             defer {
-                initialized = min(loop.count, out.count)
+                initialized = loop.filled
                 loop.out = UnsafeMutableBufferPointer(start: nil, count: 0)
             }
             do throws(ArchiveError) { systemVersion = try loop.run() } catch { failure = error }
@@ -45,6 +45,30 @@ extension TypedstreamReader {
         events.append(contentsOf: loop.spilled)
         return (systemVersion, events)
     }
+
+    /// The event loop of ``readEvents(_:bigEndian:)``, handing the events to `sink` in order, a batch of
+    /// ``eventBatch`` at a time, instead of keeping them: reading allocates no events array (24 bytes per event,
+    /// one or two events per input byte), whose growth past its first estimate also copied it. An error `sink`
+    /// throws ends the read.
+    func readEvents(
+        _ input: UnsafeRawBufferPointer,
+        bigEndian: Bool,
+        into sink: (UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) -> Void
+    ) throws(ArchiveError) -> Int64 {
+        try withoutActuallyEscaping(sink) { (sink) throws(ArchiveError) -> Int64 in
+            let batch = UnsafeMutableBufferPointer<TypedstreamEvent>.allocate(capacity: Self.eventBatch)
+            defer { batch.deallocate() }
+            var loop = EventLoop(input, bigEndian: bigEndian, reader: self)
+            loop.out = batch
+            loop.sink = sink
+            let systemVersion = try loop.run()
+            try loop.flush()
+            return systemVersion
+        }
+    }
+
+    /// The events of a batch handed to a sink (1.5 KB).
+    static let eventBatch = 64
 }
 
 /// The state of the event loop: the read position, the tables, the innermost frame (the stack is touched only
@@ -60,10 +84,13 @@ private struct EventLoop {
     let eventLimit: Int
     let reader: TypedstreamReader
     var position = 13
-    /// The events written in place (only while ``TypedstreamReader/readEvents(_:bigEndian:)`` lends the buffer),
-    /// then those past its end, and how many there are in all.
+    /// The events written in place (only while ``TypedstreamReader/readEvents(_:bigEndian:)`` lends the buffer,
+    /// `filled` of them), then those past its end; or, with a sink, the batch not handed to it yet. `count` is
+    /// how many events there are in all.
     var out = UnsafeMutableBufferPointer<TypedstreamEvent>(start: nil, count: 0)
+    var filled = 0
     var spilled: [TypedstreamEvent] = []
+    var sink: ((UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) -> Void)?
     var count = 0
 
     // The shared-string table in stream order: extents into the input, and the parsed type list of each
@@ -94,15 +121,34 @@ private struct EventLoop {
     }
 
     @inline(__always)
-    mutating func emit(_ event: TypedstreamEvent) {
-        if count < out.count { out.initializeElement(at: count, to: event) } else { spill(event) }
+    mutating func emit(_ event: TypedstreamEvent) throws(ArchiveError) {
+        if filled < out.count {
+            out.initializeElement(at: filled, to: event)
+            filled += 1
+        } else {
+            try overflow(event)
+        }
         count += 1
     }
-    /// An event past the end of the buffer: the first one reserves one more per byte left, as the buffer did.
+    /// An event past the end of the buffer. With a sink, the full batch goes to it and the event starts the next;
+    /// else it is kept apart, the first one reserving one more per byte left, as the buffer did.
     @inline(never)
-    mutating func spill(_ event: TypedstreamEvent) {
+    mutating func overflow(_ event: TypedstreamEvent) throws(ArchiveError) {
+        if sink != nil {
+            try flush()
+            out.initializeElement(at: 0, to: event)
+            filled = 1
+            return
+        }
         if spilled.isEmpty { spilled.reserveCapacity(min(end - position, eventLimit - count) + 16) }
         spilled.append(event)
+    }
+    /// Hands the batch's events to the sink. (Events hold no references: the batch's memory is reused as is.)
+    mutating func flush() throws(ArchiveError) {
+        guard let sink, filled > 0 else { return }
+        let batch = UnsafeBufferPointer(rebasing: out[..<filled])
+        filled = 0
+        try sink(batch)
     }
 
     func eventLimitError(_ what: String, at position: Int) -> ArchiveError {
@@ -281,13 +327,13 @@ private struct EventLoop {
             }
             let version = try readInteger(head: try readHead(), signed: true, what: "class version")
             try assignReference(.class)
-            emit(.classInfo(name: sharedStrings[name], version: version))
+            try emit(.classInfo(name: sharedStrings[name], version: version))
             head = try readHead()
         }
         if head == TypedstreamReader.tagNil {
-            emit(.nil)
+            try emit(.nil)
         } else {
-            emit(try readReference(head: head, kind: .class))
+            try emit(try readReference(head: head, kind: .class))
         }
     }
 
@@ -326,7 +372,7 @@ private struct EventLoop {
         }
         var first = parsedTypes[index]
         if first < 0 { first = try parseTypes(index) }
-        emit(.beginGroup(sharedStrings[index]))
+        try emit(.beginGroup(sharedStrings[index]))
         // A group opens only at the top level or in an object, whose frame (no next type, no elements left) is
         // known again when the group closes: it is not saved (one push and pop less per group, most of the
         // stream's frames).
@@ -369,11 +415,11 @@ private struct EventLoop {
         case .group, .structure:
             if next < 0 {
                 if kind == .group {
-                    emit(.endGroup)
+                    try emit(.endGroup)
                     kind = openObjects > 0 ? .object : .top
                 } else {
                     depth -= 1
-                    emit(.endStruct)
+                    try emit(.endStruct)
                     pop()
                 }
                 continue
@@ -383,7 +429,7 @@ private struct EventLoop {
         case .array:
             if remaining == 0 {
                 depth -= 1
-                emit(.endArray)
+                try emit(.endArray)
                 pop()
                 continue
             }
@@ -394,7 +440,7 @@ private struct EventLoop {
             if head == TypedstreamReader.tagEndOfObject {
                 depth -= 1
                 openObjects -= 1
-                emit(.endObject)
+                try emit(.endObject)
                 pop()
             } else {
                 try beginGroup(head: head)
@@ -408,70 +454,70 @@ private struct EventLoop {
         while node.code == UInt8(ascii: "^") { node = types[node.child] }
         switch node.code {
         case UInt8(ascii: "c"):
-            emit(.signed(Int64(Int8(bitPattern: try readByte("c value"))), type: node.code))
+            try emit(.signed(Int64(Int8(bitPattern: try readByte("c value"))), type: node.code))
         case UInt8(ascii: "C"), UInt8(ascii: "B"):
-            emit(.unsigned(UInt64(try readByte("byte value")), type: node.code))
+            try emit(.unsigned(UInt64(try readByte("byte value")), type: node.code))
         case UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
-            emit(.signed(try readInteger(head: try readHead(), signed: true, what: "integer"), type: node.code))
+            try emit(.signed(try readInteger(head: try readHead(), signed: true, what: "integer"), type: node.code))
         case UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
             let value = try readInteger(head: try readHead(), signed: false, what: "integer")
-            emit(.unsigned(UInt64(bitPattern: value), type: node.code))
+            try emit(.unsigned(UInt64(bitPattern: value), type: node.code))
         case UInt8(ascii: "f"):
             let head = try readHead()
             if head == TypedstreamReader.tagReal {
-                emit(.float(Float(bitPattern: UInt32(truncatingIfNeeded: try readFixed(4, "float")))))
+                try emit(.float(Float(bitPattern: UInt32(truncatingIfNeeded: try readFixed(4, "float")))))
             } else {
-                emit(.float(Float(try readInteger(head: head, signed: true, what: "float"))))
+                try emit(.float(Float(try readInteger(head: head, signed: true, what: "float"))))
             }
         case UInt8(ascii: "d"):
             let head = try readHead()
             if head == TypedstreamReader.tagReal {
-                emit(.double(Double(bitPattern: try readFixed(8, "double"))))
+                try emit(.double(Double(bitPattern: try readFixed(8, "double"))))
             } else {
-                emit(.double(Double(try readInteger(head: head, signed: true, what: "double"))))
+                try emit(.double(Double(try readInteger(head: head, signed: true, what: "double"))))
             }
         case UInt8(ascii: "*"):
             let head = try readHead()
             if head == TypedstreamReader.tagNil {
-                emit(.nil)
+                try emit(.nil)
             } else if head == TypedstreamReader.tagNew {
                 let offset = position
                 guard let index = try readSharedStringIndex(head: try readHead()) else {
                     throw ArchiveError(.invalidObject, "nil string inside a literal C string at offset \(offset)")
                 }
                 try assignReference(.cString)
-                emit(.cString(sharedStrings[index]))
+                try emit(.cString(sharedStrings[index]))
             } else {
-                emit(try readReference(head: head, kind: .cString))
+                try emit(try readReference(head: head, kind: .cString))
             }
         case UInt8(ascii: "%"), UInt8(ascii: ":"):
             let string = try readSharedStringIndex(head: try readHead()).map { sharedStrings[$0] }
-            emit(node.code == UInt8(ascii: "%") ? .atom(string) : .selector(string))
+            try emit(node.code == UInt8(ascii: "%") ? .atom(string) : .selector(string))
         case UInt8(ascii: "+"):
             let head = try readHead()
             if head == TypedstreamReader.tagNil {
-                emit(.nil)
+                try emit(.nil)
             } else {
-                emit(.string(try readUnsharedString(head: head)))
+                try emit(.string(try readUnsharedString(head: head)))
             }
         case UInt8(ascii: "#"):
             try readClassChain(head: try readHead())
         case UInt8(ascii: "@"):
             let head = try readHead()
             if head == TypedstreamReader.tagNil {
-                emit(.nil)
+                try emit(.nil)
             } else if head == TypedstreamReader.tagNew {
                 try assignReference(.object)
-                emit(.beginObject)
+                try emit(.beginObject)
                 try readClassChain(head: try readHead())
                 try enter()
                 openObjects += 1
                 push(.object, next: -1)
             } else {
-                emit(try readReference(head: head, kind: .object))
+                try emit(try readReference(head: head, kind: .object))
             }
         case UInt8(ascii: "!"):
-            emit(.ignored)
+            try emit(.ignored)
         case UInt8(ascii: "["):
             let element = types[node.child]
             let encoding = TypedstreamString(start: node.start, count: node.end - node.start)
@@ -479,7 +525,7 @@ private struct EventLoop {
                 guard node.count <= end - position else {
                     throw ArchiveError.truncated("byte array of \(node.count) bytes", at: position)
                 }
-                emit(
+                try emit(
                     .byteArray(
                         TypedstreamString(start: position, count: node.count),
                         signed: element.code == UInt8(ascii: "c")
@@ -496,7 +542,7 @@ private struct EventLoop {
                 guard node.count <= eventLimit - count else {
                     throw eventLimitError("array of \(node.count) elements", at: position)
                 }
-                emit(.beginArray(encoding, count: node.count))
+                try emit(.beginArray(encoding, count: node.count))
                 try enter()
                 push(.array, next: node.child, remaining: node.count)
             }
@@ -504,7 +550,7 @@ private struct EventLoop {
             guard node.minimumSize <= end - position else {
                 throw ArchiveError.truncated("struct \(text(node))", at: position)
             }
-            emit(.beginStruct(TypedstreamString(start: node.start, count: node.end - node.start)))
+            try emit(.beginStruct(TypedstreamString(start: node.start, count: node.end - node.start)))
             try enter()
             push(.structure, next: node.child)
         default:

@@ -58,7 +58,9 @@ struct TypedstreamReader {
             && (signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8))
     }
 
-    func read() throws(ArchiveError) -> Typedstream {
+    /// Checks the input's size and header: the signature and streamer version 4. Returns whether multi-byte
+    /// values are big-endian.
+    private func readHeader() throws(ArchiveError) -> Bool {
         guard bytes.count <= min(options.maxInputBytes, Self.maxInputBytes) else {
             throw ArchiveError(
                 .limitExceeded,
@@ -77,15 +79,37 @@ struct TypedstreamReader {
                     + (streamerVersion == 3 ? " (3 is the old NeXTSTEP format)" : "")
             )
         }
-        let bigEndian = bytes[2] == UInt8(ascii: "t")
+        return bytes[2] == UInt8(ascii: "t")
+    }
+
+    func read() throws(ArchiveError) -> Typedstream {
+        let bigEndian = try readHeader()
         let (systemVersion, events) = try bytes.withArchiveBytes { (input) throws(ArchiveError) in
             try readEvents(input, bigEndian: bigEndian)
         }
         return Typedstream(
-            streamerVersion: streamerVersion,
+            streamerVersion: Typedstream.currentStreamerVersion,
             byteOrder: bigEndian ? .big : .little,
             systemVersion: systemVersion,
             events: events,
+            storage: bytes
+        )
+    }
+
+    /// Reads as ``read()`` does, handing the events to `sink` a batch at a time instead of keeping them; returns
+    /// the stream without events.
+    func read(into sink: (UnsafeBufferPointer<TypedstreamEvent>) throws(ArchiveError) -> Void) throws(ArchiveError)
+        -> Typedstream
+    {
+        let bigEndian = try readHeader()
+        let systemVersion = try bytes.withArchiveBytes { (input) throws(ArchiveError) in
+            try readEvents(input, bigEndian: bigEndian, into: sink)
+        }
+        return Typedstream(
+            streamerVersion: Typedstream.currentStreamerVersion,
+            byteOrder: bigEndian ? .big : .little,
+            systemVersion: systemVersion,
+            events: [],
             storage: bytes
         )
     }
