@@ -1,8 +1,9 @@
 // The typedstream engine: the validating event reader, the writer in both byte orders and the text form.
 // Whatever the reader accepts must write and read back as an equal event table, and the bytes it wrote must be
-// stable (writing the read-back table again gives the same bytes). Inputs are tried as they are and behind a
+// stable (writing the read-back table again gives the same bytes). The batched read that `TypedGraph(bytes:)` builds
+// from must hand over the same events, or fail with the same error. Inputs are tried as they are and behind a
 // valid header, so that mutations reach the body rather than dying on the signature.
-import AutoCodingFast
+@testable import AutoCodingFast  // `Typedstream.read(bytes:options:into:)` is package; the fuzz build compiles this file into the module
 
 private let typedstreamFuzzOptions: ArchiveReadingOptions = {
     var options = ArchiveReadingOptions()
@@ -17,6 +18,7 @@ private let typedstreamHeader: [UInt8] = [0x04, 0x0B] + Array("streamtyped".utf8
 public func fuzzTypedstream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     for input in [bytes, typedstreamHeader + bytes] {
+        checkBatchedRead(input)
         guard let stream = try? Typedstream(bytes: input, options: typedstreamFuzzOptions) else { continue }
         _ = stream.eventText()
         for order in Typedstream.ByteOrder.allCases {
@@ -37,4 +39,27 @@ public func fuzzTypedstream(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     return 0
+}
+
+/// The batched read hands over the events `Typedstream(bytes:)` keeps, with the same header, and fails as it fails.
+private func checkBatchedRead(_ input: [UInt8]) {
+    var handed: [TypedstreamEvent] = []
+    let batched = Result { () throws(ArchiveError) in
+        try Typedstream.read(bytes: input, options: typedstreamFuzzOptions) { (batch) throws(ArchiveError) in
+            handed.append(contentsOf: batch)
+        }
+    }
+    let whole = Result { () throws(ArchiveError) in try Typedstream(bytes: input, options: typedstreamFuzzOptions) }
+    switch (batched, whole) {
+    case (.success(var read), .success(let stream)):
+        // Compared as streams: reals by bit pattern (a NaN is not equal to itself as an event).
+        read.events = handed
+        if let difference = read.firstDifference(from: stream) {
+            fatalError("fuzz invariant violated: the batched read differs: \(difference)")
+        }
+    case (.failure(let a), .failure(let b)):
+        guard "\(a)" == "\(b)" else { fatalError("fuzz invariant violated: the batched read failed with \(a), not \(b)") }
+    default:
+        fatalError("fuzz invariant violated: the batched read gave \(batched), the whole read \(whole)")
+    }
 }
