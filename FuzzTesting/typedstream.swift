@@ -3,7 +3,9 @@
 // stable (writing the read-back table again gives the same bytes). The batched read that `TypedGraph(bytes:)` builds
 // from must hand over the same events, or fail with the same error. Inputs are tried as they are and behind a
 // valid header, so that mutations reach the body rather than dying on the signature.
-@testable import AutoCodingFast  // `Typedstream.read(bytes:options:into:)` is package; the fuzz build compiles this file into the module
+// `@testable` for `Typedstream.read(bytes:options:into:)`, which is package: scripts/fuzz-typecheck.sh checks this file
+// against the debug build; the fuzz build compiles it into the module itself.
+@testable import AutoCodingFast
 
 private let typedstreamFuzzOptions: ArchiveReadingOptions = {
     var options = ArchiveReadingOptions()
@@ -58,7 +60,9 @@ private func checkBatchedRead(_ input: [UInt8]) {
             fatalError("fuzz invariant violated: the batched read differs: \(difference)")
         }
     case (.failure(let a), .failure(let b)):
-        guard "\(a)" == "\(b)" else { fatalError("fuzz invariant violated: the batched read failed with \(a), not \(b)") }
+        guard "\(a)" == "\(b)" else {
+            fatalError("fuzz invariant violated: the batched read failed with \(a), not \(b)")
+        }
     default:
         fatalError("fuzz invariant violated: the batched read gave \(batched), the whole read \(whole)")
     }

@@ -333,9 +333,11 @@ extension TypedstreamGraphTests {
 // MARK: - One pass from bytes to graph
 
 extension TypedstreamGraphTests {
-    /// The graph of `bytes` read in one pass, and the graph of the events read whole first: both, or both errors
-    /// (as text).
-    static func bothReads(_ bytes: [UInt8]) -> (onePass: Result<[UInt8], ArchiveError>, events: Result<[UInt8], ArchiveError>) {
+    /// Two reads of one stream, each as the bytes its graph writes (header first) or its error.
+    typealias Reads = (onePass: Result<[UInt8], ArchiveError>, events: Result<[UInt8], ArchiveError>)
+
+    /// The graph of `bytes` read in one pass, and the graph of the events read whole first.
+    static func bothReads(_ bytes: [UInt8]) -> Reads {
         func written(_ graph: TypedGraph) -> [UInt8] {
             // The header too: the one-pass read learns the system version last.
             [graph.byteOrder == .big ? 1 : 0] + Array("\(graph.systemVersion)".utf8) + graph.typedstreamBytes()
@@ -345,8 +347,7 @@ extension TypedstreamGraphTests {
         return (onePass, events)
     }
 
-    static func expectSame(_ reads: (onePass: Result<[UInt8], ArchiveError>, events: Result<[UInt8], ArchiveError>),
-                           _ what: String) {
+    static func expectSame(_ reads: Reads, _ what: String) {
         switch reads {
         case (.success(let a), .success(let b)):
             let same = a == b  // not compared inside #expect, which would print both streams

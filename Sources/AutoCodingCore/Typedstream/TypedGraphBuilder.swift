@@ -2,11 +2,12 @@ import AutoCodingFast
 
 /// Turns events into values with an explicit stack (no recursion however deep the stream nests).
 ///
-/// One pass over the events. The values of every open group, array and struct wait on one stack, and the groups
-/// of every open object on another, so that closing one makes a single array of exactly its size; the innermost
-/// frame is kept in fields of its own and the enclosing ones are touched only when a nested one opens or closes. Type
-/// encodings and class names become `String`s once per shared string; an object whose class was read before
-/// shares that class's chain; an object is made once its chain is known.
+/// One pass over the events, which the reader hands over in batches as it reads. The values of every open group,
+/// array and struct wait on one stack, and the groups of every open object on another, so that closing one makes a
+/// single array of exactly its size; the innermost frame is kept in fields of its own and the enclosing ones are
+/// touched only when a nested one opens or closes. Type encodings and class names become `String`s once per shared
+/// string; an object whose class was read before shares that class's chain; an object is made once its chain is
+/// known.
 struct TypedGraphBuilder {
     private enum Kind { case top, group, object, array, structure }
 
@@ -184,7 +185,9 @@ struct TypedGraphBuilder {
     }
 
     /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
-    private mutating func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) -> (String, [TypedValue]) {
+    private mutating func close(
+        _ closing: Kind, _ event: TypedstreamEvent
+    ) throws(ArchiveError) -> (String, [TypedValue]) {
         guard kind == closing, let parent = frames.popLast() else { throw Self.misplaced(event) }
         let closed = (encodings.text(encoding), values.take(from: start))
         kind = parent.kind
