@@ -66,13 +66,14 @@ extension Typedstream {
 
 extension Typedstream {
     /// Writes the events as ``typedstreamBytes(byteOrder:)`` does, refusing what a reader with `options`
-    /// would refuse: the bytes are read back with ``init(bytes:options:)`` (the one rule set: depth, event
-    /// budget, references), and its error is thrown, such as ``ArchiveError/Code-swift.struct/depthLimitExceeded``.
+    /// would refuse: the bytes are read back by the reader of ``init(bytes:options:)`` (the one rule set: depth,
+    /// event budget, references), without keeping the events, and its error is thrown, such as
+    /// ``ArchiveError/Code-swift.struct/depthLimitExceeded``.
     public func typedstreamBytes(
         byteOrder: ByteOrder? = nil, readableWith options: ArchiveReadingOptions
     ) throws(ArchiveError) -> [UInt8] {
         let bytes = typedstreamBytes(byteOrder: byteOrder)
-        _ = try Typedstream(bytes: bytes, options: options)
+        _ = try Typedstream.read(bytes: bytes, options: options) { (_) throws(ArchiveError) in }
         return bytes
     }
 }
