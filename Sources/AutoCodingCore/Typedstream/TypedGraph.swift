@@ -21,8 +21,8 @@ public struct TypedGraph {
     }
 
     /// Reads, validates and resolves typedstream bytes, in one pass: the graph is built as the reader reads, and
-    /// no ``Typedstream`` of the events is kept (``Typedstream/init(bytes:options:)`` holds 24 bytes per input
-    /// byte).
+    /// no `Typedstream` of the events is kept (`Typedstream(bytes:options:)` holds 24 bytes per event, about one
+    /// event per input byte).
     public init(bytes: [UInt8], options: ArchiveReadingOptions = ArchiveReadingOptions()) throws(ArchiveError) {
         var builder = TypedGraphBuilder(storage: bytes)
         // The header and no events, once the build has returned (reading is its last step).
