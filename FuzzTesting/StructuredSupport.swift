@@ -442,10 +442,12 @@ func hasCycle(_ graph: ArchiveGraph) -> Bool {
 /// Empties every object of a typedstream graph.
 func release(_ graph: TypedGraph?) {
     guard let graph else { return }
-    graph.breakReferenceCycles()
     // Its contract: every object the graph reached is empty afterwards (the walk moves groups and values out of
-    // the objects, and frees the graph as it goes).
-    for object in graph.objects where !object.groups.isEmpty {
+    // the objects, and frees the graph as it goes). Listed before the walk: after it, only the top-level objects
+    // are reachable, and the check would see nothing else.
+    let reached = graph.objects
+    graph.breakReferenceCycles()
+    for object in reached where !object.groups.isEmpty {
         violated("breakReferenceCycles", "an object of class \(object.className) keeps \(object.groups.count) groups")
     }
 }

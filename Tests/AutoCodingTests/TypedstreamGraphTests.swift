@@ -372,10 +372,21 @@ extension TypedstreamGraphTests {
         }
     }
 
-    /// Chains of 1 to 70 objects and a class chain of 100 classes put a batch boundary (64 events) at every place
-    /// in an object and inside a chain.
+    /// A batch holds 64 events. `k` groups of one integer (3 events each) before a nested object move its events
+    /// by 3k, so over 64 values of `k` a batch boundary falls at each of its events: inside its class chain of
+    /// three, its group, its end. A class chain of 100 classes spans a boundary whatever comes before it.
     @Test func readsTheSameGraphAcrossEveryBatchBoundary() throws {
-        for count in 1...70 { Self.expectSame(Self.bothReads(Self.objectChain(count)), "\(count) objects") }
+        let nested: [UInt8] =
+            [0x84]  // a new object
+            + [0x84, 0x84, 0x01, 0x43, 0x00, 0x84, 0x84, 0x01, 0x42, 0x00, 0x84, 0x84, 0x01, 0x41, 0x00, 0x85]  // C, B, A
+            + [0x84, 0x01, 0x69, 0x07, 0x86]  // its group "i": 7; end of object
+        for k in 0..<64 {
+            let groups = Array(repeating: (types: "i", values: [UInt8(0x05)]), count: k) + [(types: "@", values: nested)]
+            let bytes = Self.objectStream("Root", groups: groups)
+            let graph = try TypedGraph(bytes: bytes)
+            #expect(graph.root?.groups.last?.values.first?.object?.classes.map(\.name) == ["C", "B", "A"])
+            Self.expectSame(Self.bothReads(bytes), "\(k) groups before the nested object")
+        }
         Self.expectSame(Self.bothReads(Self.classChain(100)), "a chain of 100 classes")
     }
 }
