@@ -1,7 +1,7 @@
 /// Gives a class or struct archiving from its stored properties, with no hand-written coding.
 ///
 /// The macro writes the `Codable` conformance (one keyed field per stored property, keyed by the property
-/// name), the static property table ``AutoCodingObject/codableProperties``, and for classes the two-phase
+/// name), the static property table `AutoCodingObject.codableProperties`, and for classes the two-phase
 /// decode that lets reference cycles come back with identity: an instance is allocated first
 /// (`init(autoCodingShell:)`), registered, and then filled (`decodeProperties(from:)`). Classes also get
 /// `==` and `hash(into:)` from their properties, or from their identity when `identityEquality` is true; structs
@@ -39,7 +39,7 @@ public macro Uncodable() = #externalMacro(module: "AutoCodingMacros", type: "Mar
 @attached(peer)
 public macro ArchiveKey(_ key: String, _ fallbacks: String...) = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")
 
-/// Archives a property in the given forms (``ArchiveForm``): `nil` as `$null`, a number referenced instead of
+/// Archives a property in the given forms (`ArchiveForm`): `nil` as `$null`, a number referenced instead of
 /// in place, an array as an `NSMutableArray` … so that a model reproduces the archives it was made from.
 @attached(peer)
 public macro ArchiveAs(_ forms: ArchiveForm...) = #externalMacro(module: "AutoCodingMacros", type: "MarkerMacro")

@@ -10,7 +10,7 @@ extension KeyedArchive {
     }
 
     /// Validates a property-list value as a keyed archive and takes its parts, with the header rule every
-    /// reader applies (``KeyedArchiveHeader``).
+    /// reader applies (`KeyedArchiveHeader`).
     public init(propertyList value: ArchiveValue, options: ArchiveReadingOptions = .init()) throws(ArchiveError) {
         guard case .dictionary(let root) = value else {
             throw KeyedArchiveHeader<ArchiveValue>.rootIsNotADictionary(value.typeName)

@@ -8,20 +8,20 @@ import Foundation
 /// instance referenced from several places decodes to one instance (`===`). A reference cycle cannot be
 /// decoded through `init(from:)`, which must return a finished value: it is reported as a `DecodingError`
 /// naming the types on the cycle (`@AutoCoding` types decode cycles). Nesting deeper than
-/// ``ArchiveReadingOptions/decodingDepthLimit`` is an error rather than a stack overflow.
+/// `ArchiveReadingOptions.decodingDepthLimit` is an error rather than a stack overflow.
 ///
-/// Validation is lazy, as with Apple's `NSKeyedUnarchiver`: ``decode(_:from:)-([UInt8])`` checks the trailer
+/// Validation is lazy, as with Apple's `NSKeyedUnarchiver`: ``decode(_:from:)-(_,[UInt8])`` checks the trailer
 /// and the top-level entries, then validates each object of the file the first time the decode reaches it,
-/// with the checks and error codes of ``KeyedArchiveView`` (offsets, markers, extents, string encodings,
+/// with the checks and error codes of `KeyedArchiveView` (offsets, markers, extents, string encodings,
 /// references in range, string keys, UIDs below the object count, `$class` naming a class descriptor).
-/// Damage is reported as `DecodingError.dataCorrupted` with the ``ArchiveError`` as its underlying error,
+/// Damage is reported as `DecodingError.dataCorrupted` with the `ArchiveError` as its underlying error,
 /// as damage found up front is. A decode that fails early has paid only for what it read, so a hostile file
 /// costs in proportion to the decode, not to the file; the price is that **damage in objects the decode
-/// never reaches is not reported**. To prove a whole file well formed, open it as a ``KeyedArchiveView``
+/// never reaches is not reported**. To prove a whole file well formed, open it as a `KeyedArchiveView`
 /// (or run `autocoding validate`), and decode that view with ``decode(_:from:)-(_,KeyedArchiveView)``.
 public struct KeyedArchiveDecoder: Sendable {
     /// Limits for reading the bytes, and for the nesting of decoded values
-    /// (``ArchiveReadingOptions/decodingDepthLimit``).
+    /// (`ArchiveReadingOptions.decodingDepthLimit`).
     public var options = ArchiveReadingOptions()
     /// Values for custom `init(from:)` implementations.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]

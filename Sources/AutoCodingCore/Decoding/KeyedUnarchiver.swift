@@ -21,7 +21,7 @@ public final class KeyedUnarchiver {
     let node: DecodingContext.Node
     let path: CodingPathNode
 
-    /// Whether object decoding must name the allowed classes (``decodeObject(of:forKey:)``,
+    /// Whether object decoding must name the allowed classes (`decodeObject(of:forKey:)`,
     /// ``decodeObject(ofClasses:forKey:)``). Default: false.
     public var requiresSecureCoding = false
 

@@ -46,7 +46,7 @@ public struct KeyedArchiveEncoder: Sendable {
     }
 
     /// Encodes `value` as the archive's root object and returns the bytes. A binary plist is written straight
-    /// from the encoder's flat table, with no ``KeyedArchive`` in between.
+    /// from the encoder's flat table, with no `KeyedArchive` in between.
     public func encodeBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
         let (context, top) = try encodeTable(value)
         switch outputFormat {

@@ -21,7 +21,7 @@ public final class KeyedArchiver {
     /// Whether decoders of this archive are expected to use secure decoding (recorded for callers; the
     /// archive format is the same).
     public let requiresSecureCoding: Bool
-    /// The property-list format of ``encodedData``. Default: binary.
+    /// The property-list format of ``encodedData()``. Default: binary.
     public var outputFormat: KeyedArchiveEncoder.OutputFormat = .binary
 
     /// Creates an archiver that writes `$top` entries.

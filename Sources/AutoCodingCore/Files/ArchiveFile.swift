@@ -41,14 +41,14 @@ public enum ArchiveFile {
     /// - bytes that start with neither `bplist00` nor an XML plist header (`<?xml` followed by `<plist` within
     ///   the first 4 KiB, `<plist`, or `<!DOCTYPE plist`) are ``ArchiveFileContents/data(_:)``, including an empty
     ///   file and XML documents that are not plists;
-    /// - bytes that start like a plist must parse: a broken one throws its ``ArchiveError`` (truncated, corrupt
+    /// - bytes that start like a plist must parse: a broken one throws its `ArchiveError` (truncated, corrupt
     ///   trailer, bad XML …);
     /// - a plist whose root dictionary has any of `$archiver`, `$objects` or `$top` must be a valid keyed archive
     ///   (a broken one throws); any other plist is ``ArchiveFileContents/propertyList(_:)``.
     ///
-    /// Files larger than `options.maxInputBytes` throw ``ArchiveError/Code-swift.struct/limitExceeded`` without
-    /// being read. Failures of the file system throw ``ArchiveError/Code-swift.struct/fileAccess`` with the
-    /// `errno` in ``ArchiveError/errnoCode``.
+    /// Files larger than `options.maxInputBytes` throw `ArchiveError.Code.limitExceeded` without
+    /// being read. Failures of the file system throw `ArchiveError.Code.fileAccess` with the
+    /// `errno` in `ArchiveError.errnoCode`.
     public static func read(contentsOf path: String, options: ArchiveReadingOptions = .init()) throws
         -> ArchiveFileContents
     {
@@ -242,9 +242,9 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
 extension ArchiveGraph {
     /// Reads a keyed archive (binary or XML) from a file.
     ///
-    /// Throws ``ArchiveError/Code-swift.struct/notKeyedArchive`` for a valid plist that is not an archive,
-    /// ``ArchiveError/Code-swift.struct/notPropertyList`` for a file that is not a plist, the parse error for a
-    /// broken one, and ``ArchiveError/Code-swift.struct/fileAccess`` when the file cannot be read.
+    /// Throws `ArchiveError.Code.notKeyedArchive` for a valid plist that is not an archive,
+    /// `ArchiveError.Code.notPropertyList` for a file that is not a plist, the parse error for a
+    /// broken one, and `ArchiveError.Code.fileAccess` when the file cannot be read.
     public init(contentsOf path: String, options: ArchiveReadingOptions = .init()) throws {
         switch try ArchiveFile.read(contentsOf: path, options: options) {
         case .keyedArchive(let graph):

@@ -20,9 +20,9 @@ public enum ArchiveInput {
 
     /// The bytes of `path` (`-` for standard input), at most `limit` of them.
     ///
-    /// Throws ``ArchiveError/Code-swift.struct/limitExceeded`` for more than `limit` bytes and
-    /// ``ArchiveError/Code-swift.struct/fileAccess`` when the path cannot be opened or read (a directory is
-    /// `EISDIR` in ``ArchiveError/errnoCode``).
+    /// Throws `ArchiveError.Code.limitExceeded` for more than `limit` bytes and
+    /// `ArchiveError.Code.fileAccess` when the path cannot be opened or read (a directory is
+    /// `EISDIR` in `ArchiveError.errnoCode`).
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         guard path != standardInputName else { return try read(fd: 0, name: "standard input", limit: limit) }
         var fd: Int32

@@ -6,7 +6,7 @@ import AutoCodingFast
 /// Shared references let a small input name a large output: a string referenced many times, containers that
 /// share children. The printers print a repeated object or value as a reference where their form has one
 /// (`$ref`, `↩︎ #n`); the budget bounds whatever still expands, so that no input costs more than a fixed
-/// multiple of its size. Past it, printing throws ``ArchiveError/Code-swift.struct/limitExceeded`` naming the
+/// multiple of its size. Past it, printing throws `ArchiveError.Code.limitExceeded` naming the
 /// budget. The command line lifts it with `--max-output-bytes`.
 public enum OutputBudget {
     /// Output bytes allowed per input byte.

@@ -22,7 +22,7 @@ extension ArchiveGraph {
     ///   name with `$case` and the payload's fields; a tuple is an `NSArray`.
     ///
     /// Objects are filled from a worklist, so long chains cost no stack; values nested deeper than
-    /// `depthLimit` inside one object throw ``ArchiveError/Code-swift.struct/depthLimitExceeded``.
+    /// `depthLimit` inside one object throw `ArchiveError.Code.depthLimitExceeded`.
     public init(reflecting value: Any, registry: ArchiveClassRegistry = .shared, depthLimit: Int = 512) throws(ArchiveError) {
         var reflector = ArchiveReflector(registry: registry, depthLimit: depthLimit)
         self.init(root: try reflector.graphValue(of: value))

@@ -18,7 +18,7 @@ extension ArchivedValue: Codable {
         self = try archive.context.graphValue(archive.node, path: archive.codingPathNode)
     }
 
-    /// Writes the value; only the archive encoder can (see ``EncodeKind/graphValue``).
+    /// Writes the value; only the archive encoder can (see `EncodeKind.graphValue`).
     public func encode(to encoder: any Encoder) throws {
         throw EncodingError.invalidValue(self, .init(
             codingPath: encoder.codingPath,

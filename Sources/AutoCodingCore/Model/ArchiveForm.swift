@@ -6,7 +6,7 @@ import AutoCodingFast
 ///
 /// Objective-C classes choose these per field (`encodeInteger:forKey:` stores in place, `encodeObject:@(n)`
 /// stores a referenced NSNumber; `encodeObject:nil` stores `$null`; an `NSMutableArray` ivar stays mutable).
-/// Give a property the forms of the archives it must reproduce with ``ArchiveAs(_:)``; `autocoding codegen`
+/// Give a property the forms of the archives it must reproduce with `ArchiveAs(_:)`; `autocoding codegen`
 /// writes them from what it sees. Coders other than this package's ignore every form except
 /// ``omitWhenNil`` (which leaves a `nil` key out, as `encodeIfPresent(_:forKey:)`) and ``conditional`` (which
 /// they leave out).

@@ -6,7 +6,7 @@ public struct AutoCodingShell: Sendable {
     public init() {}
 }
 
-/// A class archived by ``AutoCoding(identityEquality:equatable:)``: `Codable`, with a property table and a two-phase
+/// A class archived by `AutoCoding(identityEquality:equatable:)`: `Codable`, with a property table and a two-phase
 /// decode (allocate, then fill), so that decoding keeps identity through cycles.
 ///
 /// The hooks play the parts of the seeds' tips and of NSCoding's `awakeAfterUsingCoder:`; their defaults do
@@ -123,7 +123,7 @@ extension AutoCodingObject {
     }
 }
 
-/// A struct archived by ``AutoCoding(identityEquality:equatable:)``: `Codable` with a property table.
+/// A struct archived by `AutoCoding(identityEquality:equatable:)`: `Codable` with a property table.
 public protocol AutoCodingValue: Codable {
     /// The archived properties: names and declared types, in order.
     static var codableProperties: [(name: String, type: Any.Type)] { get }

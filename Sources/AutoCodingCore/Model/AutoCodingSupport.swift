@@ -75,7 +75,7 @@ public enum AutoCodingSupport {
         T.self == ArchivedValue.self || T.self is any _AutoCodingOptional.Type
     }
 
-    /// Writes a property with the forms of its ``ArchiveAs(_:)`` attribute. Other encoders than this
+    /// Writes a property with the forms of its `ArchiveAs(_:)` attribute. Other encoders than this
     /// package's get the plain value.
     public static func encode<T: Encodable>(_ value: T, to writer: inout AutoCodingWriter, key: String,
                                             as forms: [ArchiveForm]) throws
@@ -83,7 +83,7 @@ public enum AutoCodingSupport {
         try writer.write(value, key: key, as: forms)
     }
 
-    /// Writes an optional property with the forms of its ``ArchiveAs(_:)`` attribute: `nil` writes `$null`,
+    /// Writes an optional property with the forms of its `ArchiveAs(_:)` attribute: `nil` writes `$null`,
     /// or nothing with ``ArchiveForm/omitWhenNil``.
     public static func encode<T: Encodable>(_ value: T?, to writer: inout AutoCodingWriter, key: String,
                                             as forms: [ArchiveForm]) throws

@@ -2,7 +2,7 @@ import AutoCodingFast
 
 /// A path that does not parse or does not resolve, with the step (or byte offset) at fault.
 ///
-/// In the shape of ``ArchiveError``: the ``code`` is stable and alone decides equality and hashing; the
+/// In the shape of `ArchiveError`: the ``code`` is stable and alone decides equality and hashing; the
 /// ``reason`` says what is wrong in words; ``step`` or ``offset`` locate it.
 public struct ArchivePathError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure.

@@ -82,7 +82,7 @@ public struct TypedGraph {
     }
 
     /// The graph as typedstream bytes, refusing (with the reader's error) a graph that a reader with
-    /// `options` would refuse, such as one nested deeper than ``ArchiveReadingOptions/depthLimit``.
+    /// `options` would refuse, such as one nested deeper than `ArchiveReadingOptions.depthLimit`.
     public func typedstreamBytes(readableWith options: ArchiveReadingOptions) throws(ArchiveError) -> [UInt8] {
         try typedstream().typedstreamBytes(readableWith: options)
     }

@@ -64,7 +64,7 @@ public final class TypedstreamArchiver {
     }
 
     /// The stream's bytes, refusing (with the reader's error) what a reader with `options` would refuse, such
-    /// as objects nested deeper than ``ArchiveReadingOptions/depthLimit``.
+    /// as objects nested deeper than `ArchiveReadingOptions.depthLimit`.
     public func archivedBytes(
         byteOrder: Typedstream.ByteOrder = .little, readableWith options: ArchiveReadingOptions
     ) throws(ArchiveError) -> [UInt8] {

@@ -2,9 +2,9 @@
 /// ``TypedstreamDecodable`` types that read their own groups): a group other than the one asked for, a value of
 /// another type, a layout a decoder does not accept.
 ///
-/// In the shape of ``ArchiveError``: the ``code`` is stable and alone decides equality and hashing; the
+/// In the shape of `ArchiveError`: the ``code`` is stable and alone decides equality and hashing; the
 /// ``reason`` names the object and group at fault in words; ``group`` locates it as data. A stream that is not
-/// a valid typedstream at all throws ``ArchiveError`` instead, when it is read.
+/// a valid typedstream at all throws `ArchiveError` instead, when it is read.
 public struct TypedstreamDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public let code: Code

@@ -56,7 +56,7 @@ extension ArchiveGraph {
         return writer.sink.text
     }
 
-    /// ``json(prettyPrinted:)`` within an output budget: throws ``ArchiveError/Code-swift.struct/limitExceeded``
+    /// ``json(prettyPrinted:)`` within an output budget: throws `ArchiveError.Code.limitExceeded`
     /// naming `maxOutputBytes` once the text passes it, instead of returning a partial document. Use it for
     /// untrusted input, with ``OutputBudget/bytes(forInputBytes:)`` as the budget.
     public func json(prettyPrinted: Bool = true, maxOutputBytes: Int) throws(ArchiveError) -> String {

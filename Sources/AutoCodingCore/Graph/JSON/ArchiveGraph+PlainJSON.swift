@@ -31,7 +31,7 @@ extension ArchiveGraph {
     /// objects of their fields, shared references expanded and cycles cut with `{"$cycle": "ClassName"}`.
     ///
     /// The walk uses an explicit stack, so deep graphs cost no thread stack. Throws
-    /// ``ArchiveError/Code-swift.struct/limitExceeded`` naming `maxOutputBytes` once the text passes it (a DAG
+    /// `ArchiveError.Code.limitExceeded` naming `maxOutputBytes` once the text passes it (a DAG
     /// of shared arrays expands exponentially); use ``OutputBudget/bytes(forInputBytes:)`` for untrusted input.
     public func plainJSON(
         prettyPrinted: Bool = true, options: PlainJSONOptions = PlainJSONOptions(), maxOutputBytes: Int

@@ -1,6 +1,6 @@
 /// An error thrown when JSON text is malformed or is not the graph/property-list form ``ArchiveGraph`` prints.
 ///
-/// In the shape of ``ArchiveError``: the ``code`` is stable and alone decides equality and hashing; the
+/// In the shape of `ArchiveError`: the ``code`` is stable and alone decides equality and hashing; the
 /// ``reason`` says what is wrong in words; ``offset`` locates it in the text.
 public struct ArchiveJSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure.
@@ -51,7 +51,7 @@ extension ArchiveJSONError {
         public static let undefinedReference = Code(.undefinedReference)
         /// Two values have the same `"$uid"`.
         public static let duplicateUID = Code(.duplicateUID)
-        /// Values nest deeper than any readable archive does (twice ``ArchiveReadingOptions/depthLimit``'s default).
+        /// Values nest deeper than any readable archive does (twice `ArchiveReadingOptions.depthLimit`'s default).
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
 
         /// The code's name, such as `undefinedReference`.
