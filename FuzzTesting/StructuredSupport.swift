@@ -397,8 +397,15 @@ func release(_ values: [ArchivedValue]) {
 }
 
 func release(_ graph: ArchiveGraph?) {
+    guard let graph else { return }
     // The library's own walk: it also reaches the `$objects` entries `$top` does not (crafted inputs have them).
-    graph?.breakReferenceCycles()
+    // Its contract: every object the graph reached is empty afterwards. Listed before the walk, which empties them
+    // (and frees what only they held) as it goes.
+    let reached = archivedObjects(in: Array(graph.roots.values))
+    graph.breakReferenceCycles()
+    for object in reached where !object.fields.isEmpty {
+        violated("breakReferenceCycles", "an object of class \(object.className) keeps \(object.fields.count) fields")
+    }
 }
 
 /// The objects an object's fields refer to directly (through in-place arrays and dictionaries).

@@ -75,6 +75,43 @@ struct ReferenceCycleTests {
         #expect(watched.alive == 0)
     }
 
+    @Test func objectsAddedToAGraphReadFromBytesAreEmptiedToo() throws {
+        let bytes = try Self.orphanCycleArchive()
+        let watched = Watched()
+        do {
+            let graph = try ArchiveGraph(bytes: bytes)
+            let root = try #require(graph.root?.object)
+            // A cycle that only an archived object reaches: the walk from `$top` must find it.
+            let first = ArchivedObject(className: "Added")
+            let second = ArchivedObject(className: "Added", fields: ["next": .object(first)])
+            first.fields = ["next": .object(second)]
+            root.fields["added"] = .array([.object(first)])
+            watched.watch(first)
+            watched.watch(second)
+            graph.breakReferenceCycles()
+            #expect(root.fields.isEmpty)
+        }
+        #expect(watched.alive == 0)
+    }
+
+    /// An in-place array shared by both elements of its parent, 64 levels deep: 2⁶⁴ references, each array walked
+    /// once. (Without its set of containers seen, the walk does not end: this test then hangs until CI's limit.)
+    @Test func aSharedInPlaceArrayIsWalkedOnce() throws {
+        let watched = Watched()
+        do {
+            let first = ArchivedObject(className: "Node")
+            let second = ArchivedObject(className: "Node", fields: ["next": .object(first)])
+            first.fields = ["next": .object(second)]
+            watched.watch(first)
+            watched.watch(second)
+            var shared: ArchivedValue = .array([.object(first)])
+            for _ in 0..<64 { shared = .array([shared, shared]) }
+            let graph = ArchiveGraph(root: .object(ArchivedObject(className: "Holder", fields: ["all": shared])))
+            graph.breakReferenceCycles()
+        }
+        #expect(watched.alive == 0)
+    }
+
     @Test func aTypedGraphIsFreedOnceItsCyclesAreBroken() throws {
         let object = TypedObject(classes: [TypedClass("Node", version: 0)])
         object.groups = [TypedGroup(encoding: "@i", values: [.object(object), .signed(7, type: UInt8(ascii: "i"))])]

@@ -211,7 +211,7 @@ enum BenchPaths {
                         guard let graph = result as? ArchiveGraph else { return "FAIL: no graph" }
                         return checkGraph(graph)
                     },
-                    dispose: { result in (result as? ArchiveGraph).map(breakCycles) })
+                    dispose: { ($0 as? ArchiveGraph)?.breakReferenceCycles() })
             })
         return paths
     }
@@ -260,24 +260,6 @@ enum BenchPaths {
                     check: checkRecords)
             },
         ]
-    }
-
-    /// Empties every object's fields, so that a graph with reference cycles is freed. Each object's fields are
-    /// taken as it is reached, so one met again has none left to follow: no set of objects seen.
-    static func breakCycles(_ graph: ArchiveGraph) {
-        var pending = Array(graph.roots.values)
-        while let value = pending.popLast() {
-            switch value {
-            case .object(let object):
-                guard !object.fields.isEmpty else { continue }
-                let fields = object.fields
-                object.fields = [:]
-                pending.append(contentsOf: fields.values)
-            case .array(let elements): pending.append(contentsOf: elements)
-            case .dictionary(let entries): pending.append(contentsOf: entries.values)
-            default: break
-            }
-        }
     }
 
     /// `plist_to_bin` of `bytes` parsed by libplist; its output must read back as the same value.

@@ -223,7 +223,7 @@ final class CorpusWorkload: BenchWorkload {
                     inputBytes: bytes(all),
                     run: counted(all) { [unowned self] in
                         guard let graph = try? ArchiveGraph(bytes: files[$0].bytes) else { return false }
-                        BenchPaths.breakCycles(graph)
+                        graph.breakReferenceCycles()
                         return true
                     },
                     check: allDecoded(files.count))
@@ -237,7 +237,7 @@ final class CorpusWorkload: BenchWorkload {
                     input: subset.count == files.count ? nil : "corelibs-subset",
                     run: counted(subset) { [unowned self] in
                         guard let graph = try? ArchiveGraph(bytes: files[$0].bytes) else { return false }
-                        BenchPaths.breakCycles(graph)
+                        graph.breakReferenceCycles()
                         return true
                     },
                     check: allDecoded(subset.count))

@@ -238,7 +238,7 @@ final class PeopleWorkload: BenchWorkload {
                         guard let bytes = result as? [UInt8], let back = try? ArchiveGraph(bytes: bytes) else {
                             return "FAIL: the output does not read back"
                         }
-                        defer { BenchPaths.breakCycles(back) }
+                        defer { back.breakReferenceCycles() }
                         return back.isEquivalent(to: graph) ? nil : "FAIL: the graph read back is not equivalent"
                     })
             })
