@@ -35,6 +35,45 @@ struct TypedExpansionTests {
         }
     }
 
+    /// A list of `count` references to one list of `count` references to a string. At 1,000: a few KB of
+    /// archive, two lists, a million decoded values. The budget counts elements, not only containers.
+    static func listOfOneSharedList(count: Int) -> [UInt8] {
+        let nsArray: ArchiveValue = .dictionary([
+            "$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")]),
+        ])
+        let objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary([
+                "$class": .uid(ArchiveUID(4)), "NS.objects": .array(Array(repeating: .uid(ArchiveUID(2)), count: count)),
+            ]),
+            .dictionary([
+                "$class": .uid(ArchiveUID(4)), "NS.objects": .array(Array(repeating: .uid(ArchiveUID(3)), count: count)),
+            ]),
+            .string("shared"),
+            nsArray,
+        ]
+        return KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
+    }
+
+    @Test func aListOfOneSharedListStopsAtTheBudget() throws {
+        let bytes = Self.listOfOneSharedList(count: 1000)
+        #expect(bytes.count < 10_000)
+        #expect {
+            _ = try KeyedArchiveDecoder().decode([[String]].self, from: bytes)
+        } throws: { error in
+            "\(error)".contains("a reference bomb")
+        }
+        let unarchiver = try KeyedUnarchiver(bytes: bytes)
+        #expect {
+            _ = try unarchiver.decodeObject(forKey: "root")
+        } throws: { error in
+            "\(error)".contains("a reference bomb")
+        }
+        // 200 × 200 values are within the budget (65,536 and 16 per object): the same shape decodes whole.
+        let small = try KeyedArchiveDecoder().decode([[String]].self, from: Self.listOfOneSharedList(count: 200))
+        #expect(small.count == 200 && small.allSatisfy { $0.count == 200 && $0[0] == "shared" })
+    }
+
     /// Real sharing (one entry referenced from many places) decodes into as many values.
     @Test func oneEntrySharedTenThousandTimesDecodesAsValues() throws {
         let data = try KeyedArchiveEncoder().encode(SharedTagHolder(count: 10_000))
@@ -48,7 +87,10 @@ struct TypedExpansionTests {
         var decoder = KeyedArchiveDecoder()
         decoder.options.maxExpandedNodeCount = 50
         #expect(throws: DecodingError.self) { _ = try decoder.decode(Tagged.self, from: data) }
-        decoder.options.maxExpandedNodeCount = 200
+        // Each tag counts twice, as an element of the list and as a struct decoded.
+        decoder.options.maxExpandedNodeCount = 199
+        #expect(throws: DecodingError.self) { _ = try decoder.decode(Tagged.self, from: data) }
+        decoder.options.maxExpandedNodeCount = 250
         #expect(try decoder.decode(Tagged.self, from: data).tags.count == 100)
     }
 }

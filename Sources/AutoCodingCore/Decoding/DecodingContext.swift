@@ -20,7 +20,8 @@ final class DecodingContext {
     let registry: ArchiveClassRegistry
     private let depthLimit: Int
     @exclusivity(unchecked) private var depth = 0
-    /// Containers and value-type instances decoded so far, and how many may be. An entry decoded as a value
+    /// Containers, value-type instances and list elements decoded so far (``countExpanded(_:at:)``), and how
+    /// many may be. An entry decoded as a value
     /// (a struct, an array) is decoded again for each reference to it, so arrays referring twice to the next
     /// would expand a 30-object file into 2³⁰ values: the budget keeps that linear in the file.
     @exclusivity(unchecked) private var expandedValues = 0
@@ -488,15 +489,24 @@ final class DecodingContext {
             throw DecodingError.archiveCorrupted(
                 "values nest deeper than options.decodingDepthLimit \(depthLimit)", at: path)
         }
-        expandedValues += 1
+        try countExpanded(1, at: path)
+        depth += 1
+        defer { depth -= 1 }
+        return try body()
+    }
+
+    /// Counts `count` more decoded values against the expansion budget (`expandedValues`): each container and
+    /// value-type instance (``nested(_:_:)``), and each element of a list or dictionary (``listElements(_:path:)``).
+    /// Elements count too: a list of a thousand references to one list of a thousand strings, 4 KB of archive,
+    /// is two containers but a million values.
+    @inline(__always)
+    func countExpanded(_ count: Int, at path: CodingPathNode) throws {
+        expandedValues += count
         guard expandedValues <= maxExpandedValues else {
             throw DecodingError.archiveCorrupted(
                 "shared entries expand into more than \(maxExpandedValues) decoded values (16 per object of the "
                     + "archive, at most options.maxExpandedNodeCount): a reference bomb", at: path)
         }
-        depth += 1
-        defer { depth -= 1 }
-        return try body()
     }
 
     /// Decodes a list type `L`, which the caller found to be `T` itself.

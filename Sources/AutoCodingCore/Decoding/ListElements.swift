@@ -40,7 +40,7 @@ struct ListElements: RandomAccessCollection {
 
 extension DecodingContext {
     /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
-    /// array stored in place.
+    /// array stored in place. Its elements are counted against the expansion budget (every caller decodes them).
     func listElements(_ node: Node, path: CodingPathNode) throws -> ListElements {
         guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
         var list = node.object
@@ -51,6 +51,7 @@ extension DecodingContext {
                 var elements: [Int] = []
                 while let element = field("NS.object.\(elements.count)", of: node) { elements.append(element) }
                 if try !elements.isEmpty || className(of: node)?.hasSuffix("OrderedSet") == true {
+                    try countExpanded(elements.count, at: path)
                     return ListElements(collected: elements, in: table)
                 }
             }
@@ -59,6 +60,8 @@ extension DecodingContext {
             throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: describe(node))
         }
         // The references of a validated array are in range; each element is validated when resolved.
-        return ListElements(array: list, in: table)
+        let elements = ListElements(array: list, in: table)
+        try countExpanded(elements.count, at: path)
+        return elements
     }
 }
