@@ -44,10 +44,12 @@ struct TypedExpansionTests {
         let objects: [ArchiveValue] = [
             .string("$null"),
             .dictionary([
-                "$class": .uid(ArchiveUID(4)), "NS.objects": .array(Array(repeating: .uid(ArchiveUID(2)), count: count)),
+                "$class": .uid(ArchiveUID(4)),
+                "NS.objects": .array(Array(repeating: .uid(ArchiveUID(2)), count: count)),
             ]),
             .dictionary([
-                "$class": .uid(ArchiveUID(4)), "NS.objects": .array(Array(repeating: .uid(ArchiveUID(3)), count: count)),
+                "$class": .uid(ArchiveUID(4)),
+                "NS.objects": .array(Array(repeating: .uid(ArchiveUID(3)), count: count)),
             ]),
             .string("shared"),
             nsArray,

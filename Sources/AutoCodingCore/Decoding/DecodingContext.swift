@@ -21,9 +21,9 @@ final class DecodingContext {
     private let depthLimit: Int
     @exclusivity(unchecked) private var depth = 0
     /// Containers, value-type instances and list elements decoded so far (``countExpanded(_:at:)``), and how
-    /// many may be. An entry decoded as a value
-    /// (a struct, an array) is decoded again for each reference to it, so arrays referring twice to the next
-    /// would expand a 30-object file into 2³⁰ values: the budget keeps that linear in the file.
+    /// many may be. An entry decoded as a value (a struct, an array) is decoded again for each reference to it, so
+    /// arrays referring twice to the next would expand a 30-object file into 2³⁰ values: the budget keeps that
+    /// linear in the file.
     @exclusivity(unchecked) private var expandedValues = 0
     private let maxExpandedValues: Int
     /// Where the next key lookup starts: the slot after the previous hit (see `KeyedArchiveView.entry`).
