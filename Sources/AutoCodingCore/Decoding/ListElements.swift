@@ -40,7 +40,8 @@ struct ListElements: RandomAccessCollection {
 
 extension DecodingContext {
     /// The bplist objects of a list: `NS.objects` of an instance, `NS.object.N` keys (NSOrderedSet), or an
-    /// array stored in place. Its elements are counted against the expansion budget (every caller decodes them).
+    /// array stored in place. Its elements are counted against the expansion budget, all of them: the decoders
+    /// decode every element, and a Codable unkeyed container may.
     func listElements(_ node: Node, path: CodingPathNode) throws -> ListElements {
         guard !node.isNull else { throw DecodingError.archiveTypeMismatch([Any].self, at: path, found: "$null") }
         var list = node.object

@@ -302,8 +302,8 @@ package final class ObjectNumbers {
     /// touched twice, far apart. Last to first, what an object refers to has been let go here already, and ARC
     /// frees it with the object. W1's graph (835,000 objects) is freed in 0.23–0.27 s, against 0.34–0.36 s.
     deinit {
-        while byUID.popLast() != nil {}
-        while numbered.popLast() != nil {}
+        while !byUID.isEmpty { byUID.removeLast() }
+        while !numbered.isEmpty { numbered.removeLast() }
     }
 
     /// Objects read from an archive, each numbered by its UID (`uids[uid]`, nil for entries that are no object).

@@ -73,18 +73,8 @@ extension ArchivedValue {
                     var taken: OrderedDictionary<String, ArchivedValue> = [:]
                     swap(&taken, &object.fields)
                     pending.append(taken.values.elements)
-                case .array(let elements):
-                    if let identity = StorageIdentity(elements), !seenContainers.insert(identity).inserted { continue }
-                    pending.append(elements)
-                case .dictionary(let entries):
-                    if let identity = StorageIdentity(entries.values.elements),
-                        !seenContainers.insert(identity).inserted
-                    {
-                        continue
-                    }
-                    pending.append(entries.values.elements)
-                case .null, .reference, .inline:
-                    continue
+                default:
+                    if let elements = seenContainers.elementsOnFirstVisit(value) { pending.append(elements) }
                 }
             }
         }
@@ -105,20 +95,27 @@ extension ArchivedValue {
                 guard seenObjects.insert(ObjectIdentifier(object)).inserted else { continue }
                 pending.append(contentsOf: object.fields.values)
                 body(object)
-            case .array(let elements):
-                if let identity = StorageIdentity(elements), !seenContainers.insert(identity).inserted { continue }
-                pending.append(contentsOf: elements)
-            case .dictionary(let entries):
-                if let identity = StorageIdentity(entries.values.elements),
-                    !seenContainers.insert(identity).inserted
-                {
-                    continue
-                }
-                pending.append(contentsOf: entries.values)
-            case .null, .reference, .inline:
-                continue
+            default:
+                if let elements = seenContainers.elementsOnFirstVisit(value) { pending.append(contentsOf: elements) }
             }
         }
+    }
+}
+
+extension Set<StorageIdentity> {
+    /// The values held by `value`, an in-place array or dictionary, the first time its storage is met (a
+    /// dictionary is known by its values' storage, and an empty container has no identity, so is always new); nil
+    /// when it was met before or `value` is no container. The graph walks' one rule for walking a shared container
+    /// once.
+    fileprivate mutating func elementsOnFirstVisit(_ value: ArchivedValue) -> [ArchivedValue]? {
+        let elements: [ArchivedValue]
+        switch value {
+        case .array(let values): elements = values
+        case .dictionary(let entries): elements = entries.values.elements
+        case .object, .null, .reference, .inline: return nil
+        }
+        if let identity = StorageIdentity(elements), !insert(identity).inserted { return nil }
+        return elements
     }
 }
 
