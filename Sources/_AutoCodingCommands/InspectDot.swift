@@ -158,7 +158,7 @@ enum DotGraph {
             return found
         }
 
-        let top = graph.groups.flatMap(\.values)
+        let top = Array(graph.groups.joined())
         for (index, value) in top.enumerated() {
             for (label, object) in objectsIn("[\(index)]", value) {
                 out += "  top -> n\(numbers[ObjectIdentifier(object)] ?? -1) [label=\(quoted(label))];\n"
@@ -196,7 +196,7 @@ enum DotGraph {
             case .date(let seconds)?: lines.append(AppleDate.iso8601(seconds: seconds) ?? "\(seconds)")
             case .data(let bytes)?: lines.append(ArchiveTree.scalar(.data(bytes)))
             case nil:
-                fields = object.groups.flatMap(\.values).enumerated().map { ("$\($0.offset)", $0.element) }
+                fields = Array(object.groups.joined()).enumerated().map { ("$\($0.offset)", $0.element) }
             default: break
             }
             var edges: [(String, TypedObject)] = []

@@ -48,7 +48,7 @@ struct TypedTree {
     /// ``ArchiveTree/maxIndentLevels`` levels (a chain of n objects prints in O(n) bytes), and more than
     /// `maxOutputBytes` of text throws.
     func write(to sink: OutputSink, maxOutputBytes: Int = .max) throws {
-        let values = graph.groups.flatMap(\.values)
+        let values = Array(graph.groups.joined())
         var written = 0
         func line(_ text: String) throws {
             written += text.utf8.count + 1
@@ -102,7 +102,7 @@ struct TypedTree {
         let head = "\(name) \(id)"
         guard let foundation = object.foundation else {
             // Any other class: its typed values in order, as $0, $1 … (the names `convert --to keyed` gives).
-            let values = object.groups.flatMap(\.values)
+            let values = Array(object.groups.joined())
             return (head, values.enumerated().map { ("$\($0.offset)", $0.element) })
         }
         switch foundation {

@@ -58,7 +58,7 @@ extension SampleGenerator {
             text += part.text
         }
         let body = TypedObject.attributedString(text, runs: runs, mutable: true)
-        body.groups[0] = TypedGroup(encoding: "@", values: [.object(.string(text))])
+        body.groups[0] = TypedGroup(encoding: "@", value: .object(.string(text)))
         let archiver = TypedstreamArchiver()
         archiver.encodeObject(body)
         return archiver.archivedBytes()

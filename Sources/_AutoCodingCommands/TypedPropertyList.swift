@@ -26,7 +26,7 @@ enum TypedPropertyList {
     static func propertyList(_ graph: TypedGraph, budget: Int, depthLimit: Int) throws -> ArchiveValue {
         var numbers: [ObjectIdentifier: Int] = [:]
         for (index, object) in graph.objects.enumerated() { numbers[ObjectIdentifier(object)] = index }
-        let values = graph.groups.flatMap(\.values)
+        let values = Array(graph.groups.joined())
         guard !values.isEmpty else { throw Refusal(description: "the typedstream holds no values") }
         var converter = Converter(numbers: numbers, budget: budget, depthLimit: depthLimit)
         if values.count == 1 { return try converter.convert(values[0]) }

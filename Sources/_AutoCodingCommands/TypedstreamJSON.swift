@@ -163,7 +163,7 @@ enum TypedstreamJSON {
             try out.append("{\"types\":")
             try out.appendQuoted(group.encoding)
             try out.append(",\"values\":[")
-            for (i, value) in group.values.enumerated() {
+            for (i, value) in group.enumerated() {
                 if i > 0 { try out.append(",") }
                 try write(value, depth, &out)
             }

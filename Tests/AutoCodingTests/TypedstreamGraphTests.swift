@@ -204,6 +204,34 @@ struct TypedstreamGraphTests {
         #expect(same)
     }
 
+    /// A group stores one value in place and several in an array: both read, change and write back alike, through
+    /// `values` and through the group as a collection.
+    @Test func groupsOfOneAndOfManyValuesBehaveAlike() throws {
+        let i = UInt8(ascii: "i")
+        var group = TypedGroup(encoding: "i", value: .signed(7, type: i))
+        #expect(group.count == 1 && group.values.count == 1 && group.first?.integer == 7)
+        group.values.append(.signed(8, type: i))
+        group.encoding = "ii"
+        #expect(group.map(\.integer) == [7, 8] && group.values.map(\.integer) == [7, 8] && group[1].integer == 8)
+        group.values.removeFirst()
+        #expect(group.count == 1 && group[0].integer == 8)
+        group.values = []
+        #expect(group.isEmpty && group.values.isEmpty)
+        #expect(TypedGroup(encoding: "@", values: [.nil]).count == 1)
+
+        // Read from a stream, a group of one value and one of two hold what was written, in order.
+        let object = TypedObject(
+            classes: [TypedClass("Pair", version: 0)],
+            groups: [TypedGroup(encoding: "i", value: .signed(1, type: i)), TypedGroup(encoding: "ii", values: [
+                .signed(2, type: i), .signed(3, type: i),
+            ])])
+        let bytes = TypedGraph(groups: [TypedGroup(encoding: "@", value: .object(object))]).typedstreamBytes()
+        let read = try #require(try TypedGraph(bytes: bytes).root)
+        #expect(read.groups.map(\.encoding) == ["i", "ii"])
+        #expect(read.groups.map { $0.map(\.integer) } == [[1], [2, 3]])
+        #expect(read.groups.map(\.values.count) == [1, 2])
+    }
+
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is not beside the package"))
     func keepsSharedObjectsAsOneInstance() throws {
         let graph = try Self.graph("crabstep_HugeWithRefs")

@@ -25,22 +25,20 @@ extension TypedGraph {
     /// freed once nothing else holds them; see ``ArchiveGraph/breakReferenceCycles()``.
     public func breakReferenceCycles() {
         // No set of objects seen: an object emptied before has no groups left, so the walk stops at it. The stack
-        // holds value arrays, not values, so that scalars are neither copied nor retained; an object's groups are
-        // moved out of it, and their value arrays out of them, so that the walk frees the graph as it goes
-        // without retaining and releasing each array once more on the way.
-        var pending = groups.map(\.values)
-        while var values = pending.popLast() {
-            while let value = values.popLast() {
-                switch value {
-                case .object(let object):
-                    var taken: [TypedGroup] = []
-                    swap(&taken, &object.groups)
-                    while let group = taken.popLast() { pending.append(group.values) }
-                case .array(let nested, _), .structure(let nested, _):
-                    pending.append(nested)
-                default:
-                    continue
-                }
+        // holds only values that may hold objects, and an object's groups are moved out of it, so that the walk
+        // frees the graph as it goes.
+        var pending: [TypedValue] = []
+        for group in groups { group.appendNested(to: &pending) }
+        while let value = pending.popLast() {
+            switch value {
+            case .object(let object):
+                var taken: [TypedGroup] = []
+                swap(&taken, &object.groups)
+                while let group = taken.popLast() { group.appendNested(to: &pending) }
+            case .array(let nested, _), .structure(let nested, _):
+                for element in nested where element.mayHoldObjects { pending.append(element) }
+            default:
+                continue
             }
         }
     }

@@ -10,7 +10,7 @@ extension TypedObject {
         let base = [TypedClass("NSString", version: 1), nsObject]
         return TypedObject(
             classes: mutable ? [TypedClass("NSMutableString", version: 1)] + base : base,
-            groups: [TypedGroup(encoding: "+", values: [.string(Array(text.utf8))])]
+            groups: [TypedGroup(encoding: "+", value: .string(Array(text.utf8)))]
         )
     }
 
@@ -32,8 +32,8 @@ extension TypedObject {
         TypedObject(
             classes: [TypedClass("NSNumber", version: 0), TypedClass("NSValue", version: 0), nsObject],
             groups: [
-                TypedGroup(encoding: "*", values: [.cString(type)]),
-                TypedGroup(encoding: type.text, values: [value]),
+                TypedGroup(encoding: "*", value: .cString(type)),
+                TypedGroup(encoding: type.text, value: value),
             ]
         )
     }
@@ -43,8 +43,8 @@ extension TypedObject {
         let base = [TypedClass("NSArray", version: 0), nsObject]
         return TypedObject(
             classes: mutable ? [TypedClass("NSMutableArray", version: 0)] + base : base,
-            groups: [TypedGroup(encoding: "i", values: [.signed(Int64(elements.count), type: UInt8(ascii: "i"))])]
-                + elements.map { TypedGroup(encoding: "@", values: [$0]) }
+            groups: [TypedGroup(encoding: "i", value: .signed(Int64(elements.count), type: UInt8(ascii: "i")))]
+                + elements.map { TypedGroup(encoding: "@", value: $0) }
         )
     }
 
@@ -52,9 +52,9 @@ extension TypedObject {
     public static func dictionary(_ pairs: [(key: TypedValue, value: TypedValue)]) -> TypedObject {
         TypedObject(
             classes: [TypedClass("NSDictionary", version: 0), nsObject],
-            groups: [TypedGroup(encoding: "i", values: [.signed(Int64(pairs.count), type: UInt8(ascii: "i"))])]
+            groups: [TypedGroup(encoding: "i", value: .signed(Int64(pairs.count), type: UInt8(ascii: "i")))]
                 + pairs.flatMap {
-                    [TypedGroup(encoding: "@", values: [$0.key]), TypedGroup(encoding: "@", values: [$0.value])]
+                    [TypedGroup(encoding: "@", value: $0.key), TypedGroup(encoding: "@", value: $0.value)]
                 }
         )
     }
@@ -64,8 +64,8 @@ extension TypedObject {
         TypedObject(
             classes: [TypedClass("NSData", version: 0), nsObject],
             groups: [
-                TypedGroup(encoding: "i", values: [.signed(Int64(bytes.count), type: UInt8(ascii: "i"))]),
-                TypedGroup(encoding: "[\(bytes.count)c]", values: [.bytes(bytes, signed: true)]),
+                TypedGroup(encoding: "i", value: .signed(Int64(bytes.count), type: UInt8(ascii: "i"))),
+                TypedGroup(encoding: "[\(bytes.count)c]", value: .bytes(bytes, signed: true)),
             ]
         )
     }
@@ -74,7 +74,7 @@ extension TypedObject {
     public static func date(_ secondsSince2001: Double) -> TypedObject {
         TypedObject(
             classes: [TypedClass("NSDate", version: 0), nsObject],
-            groups: [TypedGroup(encoding: "d", values: [.double(secondsSince2001)])]
+            groups: [TypedGroup(encoding: "d", value: .double(secondsSince2001))]
         )
     }
 
@@ -87,7 +87,7 @@ extension TypedObject {
         mutable: Bool = false
     ) -> TypedObject {
         let base = [TypedClass("NSAttributedString", version: 0), nsObject]
-        var groups = [TypedGroup(encoding: "@", values: [.object(.string(text, mutable: mutable))])]
+        var groups = [TypedGroup(encoding: "@", value: .object(.string(text, mutable: mutable)))]
         var sets: [ObjectIdentifier: Int64] = [:]
         for run in runs {
             let known = sets[ObjectIdentifier(run.attributes)]
@@ -102,7 +102,7 @@ extension TypedObject {
             )
             if known == nil {
                 sets[ObjectIdentifier(run.attributes)] = set
-                groups.append(TypedGroup(encoding: "@", values: [.object(run.attributes)]))
+                groups.append(TypedGroup(encoding: "@", value: .object(run.attributes)))
             }
         }
         return TypedObject(

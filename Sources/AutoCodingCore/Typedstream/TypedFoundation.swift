@@ -66,7 +66,7 @@ extension TypedObject {
     var stringText: String? {
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
-            guard case .string(let bytes)? = groups.first(where: { !$0.values.isEmpty })?.values[0] else { return nil }
+            guard case .string(let bytes)? = groups.first(where: { !$0.isEmpty })?.first else { return nil }
             return String(decoding: bytes, as: UTF8.self)
         default:
             return nil
@@ -76,7 +76,7 @@ extension TypedObject {
     /// The Foundation value this object holds, or nil for an unknown class or an unexpected layout.
     public var foundation: TypedFoundation? {
         // Most objects write one group: its array is shared, not copied.
-        let values = groups.count == 1 ? groups[0].values : groups.flatMap(\.values)
+        let values = groups.count == 1 ? groups[0].values : Array(groups.joined())
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
             return stringText.map { .string($0) }
@@ -176,20 +176,20 @@ extension TypedObject {
     /// The string, then `iI` groups (attribute-set number, UTF-16 length), each followed by its dictionary
     /// the first time its number appears.
     private func attributedString() -> TypedAttributedString? {
-        guard let text = groups.first?.values.first?.object?.stringText else { return nil }
+        guard let text = groups.first?.first?.object?.stringText else { return nil }
         var runs: [TypedAttributedString.Run] = []
         var sets: [Int64: TypedObject?] = [:]
         var location = 0
         var index = 1
         while index < groups.count {
             let group = groups[index]
-            guard group.values.count == 2, let set = group.values[0].integer, let length = group.values[1].integer,
+            guard group.count == 2, let set = group[0].integer, let length = group[1].integer,
                 length >= 0
             else { return nil }
             index += 1
             if sets[set] == nil {
                 guard index < groups.count, groups[index].encoding == "@" else { return nil }
-                sets[set] = groups[index].values.first?.object
+                sets[set] = groups[index].first?.object
                 index += 1
             }
             runs.append(.init(location: location, length: Int(length), attributeSet: set, attributes: sets[set] ?? nil))

@@ -13,7 +13,7 @@ extension TypedGraph {
     public func keyedArchiveGraph() -> ArchiveGraph {
         var converter = TypedKeyedConverter()
         var roots: OrderedDictionary<String, ArchivedValue> = [:]
-        for (index, value) in groups.flatMap(\.values).enumerated() {
+        for (index, value) in groups.joined().enumerated() {
             var converted = converter.convert(value)
             if case .array(let elements) = converted {
                 // `$top` holds only UIDs (left in place, every keyed reader refuses the archive). A C array becomes
@@ -152,7 +152,7 @@ struct TypedKeyedConverter {
             }
         default:
             // Unknown class or layout: the typed values in order.
-            for (index, value) in source.groups.flatMap(\.values).enumerated() {
+            for (index, value) in source.groups.joined().enumerated() {
                 target["$\(index)"] = convert(value)
             }
         }

@@ -45,7 +45,7 @@ public struct TypedGraph {
     }
 
     /// The first top-level value, when it is an object: the root of most streams.
-    public var root: TypedObject? { groups.first?.values.first?.object }
+    public var root: TypedObject? { groups.first?.first?.object }
 
     /// Every object of the graph, each once, in stream order of first appearance.
     public var objects: [TypedObject] { Self.objects(in: groups) }
@@ -54,13 +54,13 @@ public struct TypedGraph {
     static func objects(in groups: [TypedGroup]) -> [TypedObject] {
         var seen: Set<ObjectIdentifier> = []
         var result: [TypedObject] = []
-        var stack: [TypedValue] = groups.reversed().flatMap { $0.values.reversed() }
+        var stack: [TypedValue] = groups.reversed().flatMap { $0.reversed() }
         while let value = stack.popLast() {
             switch value {
             case .object(let object):
                 guard seen.insert(ObjectIdentifier(object)).inserted else { continue }
                 result.append(object)
-                stack.append(contentsOf: object.groups.reversed().flatMap { $0.values.reversed() })
+                stack.append(contentsOf: object.groups.reversed().flatMap { $0.reversed() })
             case .array(let values, _), .structure(let values, _):
                 stack.append(contentsOf: values.reversed())
             default: break
@@ -114,7 +114,7 @@ struct TypedGraphWriter {
             case .group(let group):
                 stream.events.append(.beginGroup(stream.string(group.encoding)))
                 work.append(.event(.endGroup))
-                work.append(contentsOf: group.values.reversed().map { .value($0) })
+                work.append(contentsOf: group.reversed().map { .value($0) })
             case .objectBody(let object):
                 work.append(.event(.endObject))
                 work.append(contentsOf: object.groups.reversed().map { .group($0) })

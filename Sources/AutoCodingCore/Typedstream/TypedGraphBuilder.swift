@@ -105,10 +105,18 @@ struct TypedGraphBuilder {
             case .beginGroup(let s):
                 open(.group, encoding: encodings.index(s, in: storage))
             case .endGroup:
-                let (groupEncoding, groupValues) = try close(.group, event)
+                let group: TypedGroup
+                if kind == .group, values.count - start == 1, let value = values.popLast() {
+                    // One value, the usual group: stored in place, without an array.
+                    group = TypedGroup(encoding: encodings.text(encoding), value: value)
+                    try close(.group, event)
+                } else {
+                    let (groupEncoding, groupValues) = try closeTaking(.group, event)
+                    group = TypedGroup(encoding: groupEncoding, values: groupValues)
+                }
                 // A group belongs to the stream at the top level, else to the object being read.
                 guard kind == .top || kind == .object else { throw Self.misplaced(event) }
-                groups.push(TypedGroup(encoding: groupEncoding, values: groupValues))
+                groups.push(group)
             case .beginObject:
                 // The object's place, until its chain is read.
                 try add(.nil)
@@ -161,11 +169,11 @@ struct TypedGraphBuilder {
             case .byteArray(let s, let signed): try add(.bytes(Array(storage[s.range]), signed: signed))
             case .beginArray(let s, _): open(.array, encoding: encodings.index(s, in: storage))
             case .endArray:
-                let (arrayEncoding, elements) = try close(.array, event)
+                let (arrayEncoding, elements) = try closeTaking(.array, event)
                 try add(.array(elements, encoding: arrayEncoding))
             case .beginStruct(let s): open(.structure, encoding: encodings.index(s, in: storage))
             case .endStruct:
-                let (structEncoding, fields) = try close(.structure, event)
+                let (structEncoding, fields) = try closeTaking(.structure, event)
                 try add(.structure(fields, encoding: structEncoding))
             }
         }
@@ -185,16 +193,22 @@ struct TypedGraphBuilder {
     }
 
     /// Closes the innermost frame, which must be of `closing` kind, and returns its encoding and values.
-    private mutating func close(
+    private mutating func closeTaking(
         _ closing: Kind, _ event: TypedstreamEvent
     ) throws(ArchiveError) -> (String, [TypedValue]) {
-        guard kind == closing, let parent = frames.popLast() else { throw Self.misplaced(event) }
+        guard kind == closing else { throw Self.misplaced(event) }
         let closed = (encodings.text(encoding), values.take(from: start))
+        try close(closing, event)
+        return closed
+    }
+
+    /// Closes the innermost frame, which must be of `closing` kind and whose values were taken.
+    private mutating func close(_ closing: Kind, _ event: TypedstreamEvent) throws(ArchiveError) {
+        guard kind == closing, let parent = frames.popLast() else { throw Self.misplaced(event) }
         kind = parent.kind
         start = parent.start
         encoding = parent.encoding
         owner = parent.owner
-        return closed
     }
 
     private mutating func add(_ value: TypedValue) throws(ArchiveError) {

@@ -50,12 +50,12 @@ public final class TypedstreamArchiver {
 
     /// `encodeObject:` (root or top-level): one `@` group.
     public func encodeObject(_ object: AnyObject?) {
-        groups.append(TypedGroup(encoding: "@", values: [value(for: object, conditional: false)]))
+        groups.append(TypedGroup(encoding: "@", value: value(for: object, conditional: false)))
     }
 
     /// `encodeConditionalObject:`: one `@` group, nil unless the object is also encoded unconditionally.
     public func encodeConditionalObject(_ object: AnyObject?) {
-        groups.append(TypedGroup(encoding: "@", values: [value(for: object, conditional: true)]))
+        groups.append(TypedGroup(encoding: "@", value: value(for: object, conditional: true)))
     }
 
     /// The stream's bytes.
@@ -147,12 +147,12 @@ public final class TypedstreamArchiver {
 
         /// One `@` group.
         public func encodeObject(_ object: AnyObject?) {
-            box.groups.append(TypedGroup(encoding: "@", values: [archiver.value(for: object, conditional: false)]))
+            box.groups.append(TypedGroup(encoding: "@", value: archiver.value(for: object, conditional: false)))
         }
 
         /// One `@` group, nil unless the object is encoded unconditionally somewhere.
         public func encodeConditionalObject(_ object: AnyObject?) {
-            box.groups.append(TypedGroup(encoding: "@", values: [archiver.value(for: object, conditional: true)]))
+            box.groups.append(TypedGroup(encoding: "@", value: archiver.value(for: object, conditional: true)))
         }
 
         /// The value for an object inside a group of several values (such as `@@`).

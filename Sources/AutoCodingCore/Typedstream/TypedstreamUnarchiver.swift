@@ -66,7 +66,7 @@ public final class TypedstreamUnarchiver {
 
     /// `decodeValuesOfObjCTypes:`: the next group, which must have exactly the encoding `types`.
     public func decodeValues(ofObjCTypes types: String) throws -> [TypedValue] {
-        try cursor.next(types)
+        try cursor.next(types).values
     }
 
     /// `decodeValueOfObjCType:at:` for a one-value encoding.
@@ -148,7 +148,7 @@ public final class TypedstreamUnarchiver {
 
         /// The next group, which must have exactly the encoding `types`.
         public mutating func decodeValues(ofObjCTypes types: String) throws -> [TypedValue] {
-            try cursor.next(types)
+            try cursor.next(types).values
         }
 
         /// The next group as one integer.
@@ -171,7 +171,7 @@ struct GroupCursor {
 
     var isAtEnd: Bool { index >= groups.count }
 
-    mutating func next(_ types: String) throws -> [TypedValue] {
+    mutating func next(_ types: String) throws -> TypedGroup {
         guard index < groups.count else {
             throw TypedstreamDecodingError(
                 .groupMismatch, "\(what) has no more groups (asked for \(types))", group: index)
@@ -182,14 +182,14 @@ struct GroupCursor {
                 .groupMismatch, "\(what) group \(index) is \(group.encoding), not \(types)", group: index)
         }
         index += 1
-        return group.values
+        return group
     }
 
     mutating func nextSingle() throws -> TypedValue {
-        guard index < groups.count, groups[index].values.count == 1 else {
+        guard index < groups.count, groups[index].count == 1 else {
             throw TypedstreamDecodingError(.groupMismatch, "\(what) group \(index) is not a single value", group: index)
         }
         index += 1
-        return groups[index - 1].values[0]
+        return groups[index - 1][0]
     }
 }
