@@ -65,7 +65,8 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// whatever ``maxExpandedNodeCount`` allows. A file without shared containers expands to about one node
     /// per byte, so only a reference bomb reaches this, and every walk of the result (`validate`, `json`,
     /// `inspect`, `get`) stays linear in the input: a 300-byte file of 25 arrays each holding the next twice
-    /// (2²⁵ nodes) is refused at once instead of costing a minute. Default: 16; `Int.max` lifts it.
+    /// (2²⁵ nodes) is refused at once instead of costing a minute. The typed decoders apply it per bplist object
+    /// of the archive instead, to the values they decode from shared entries. Default: 16; `Int.max` lifts it.
     public var maxExpandedNodesPerInputByte: Int = 16
 
     /// The largest XML plist read, in bytes (checked before libplist sees it). libplist builds about 130 bytes
@@ -81,9 +82,16 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// The nodes a value tree built from `byteCount` input bytes may have once shared references are expanded:
     /// ``maxExpandedNodeCount``, and no more than ``maxExpandedNodesPerInputByte`` per input byte plus 65,536.
     /// The one expansion rule of the binary-plist readers, eager and lazy.
-    package func expandedNodeLimit(forInputBytes byteCount: Int) -> Int {
-        let (perByte, overflow) = byteCount.multipliedReportingOverflow(by: max(maxExpandedNodesPerInputByte, 0))
-        let (limit, overflow2) = perByte.addingReportingOverflow(65_536)
+    package func expandedNodeLimit(forInputBytes byteCount: Int) -> Int { expandedLimit(per: byteCount) }
+
+    /// The values a typed decode of an archive of `objectCount` bplist objects may decode, a shared entry counted
+    /// once per reference: the same rule counted per bplist object instead of per byte. A typed decode reads
+    /// every object it reaches, and an object takes at least one byte, so this is the stricter of the two.
+    package func expandedValueLimit(forObjects objectCount: Int) -> Int { expandedLimit(per: objectCount) }
+
+    private func expandedLimit(per units: Int) -> Int {
+        let (perUnit, overflow) = units.multipliedReportingOverflow(by: max(maxExpandedNodesPerInputByte, 0))
+        let (limit, overflow2) = perUnit.addingReportingOverflow(65_536)
         return overflow || overflow2 ? maxExpandedNodeCount : min(maxExpandedNodeCount, limit)
     }
 

@@ -65,12 +65,7 @@ struct TypedExpansionTests {
         } throws: { error in
             "\(error)".contains("a reference bomb")
         }
-        let unarchiver = try KeyedUnarchiver(bytes: bytes)
-        #expect {
-            _ = try unarchiver.decodeObject(forKey: "root")
-        } throws: { error in
-            "\(error)".contains("a reference bomb")
-        }
+        // (`decodeObject(forKey:)` decodes the shared list once, as corelibs does: SharedContainerTests.)
         // 200 × 200 values are within the budget (65,536 and 16 per object): the same shape decodes whole.
         let small = try KeyedArchiveDecoder().decode([[String]].self, from: Self.listOfOneSharedList(count: 200))
         #expect(small.count == 200 && small.allSatisfy { $0.count == 200 && $0[0] == "shared" })
@@ -94,5 +89,42 @@ struct TypedExpansionTests {
         #expect(throws: DecodingError.self) { _ = try decoder.decode(Tagged.self, from: data) }
         decoder.options.maxExpandedNodeCount = 250
         #expect(try decoder.decode(Tagged.self, from: data).tags.count == 100)
+    }
+
+    /// The budget per object is `maxExpandedNodesPerInputByte`, the rule of the value-tree readers: lowered, it
+    /// refuses what the default accepts, in the typed decoders and `KeyedUnarchiver` alike.
+    @Test func theBudgetFollowsMaxExpandedNodesPerInputByte() throws {
+        // 20 references to one list of 10,000 distinct strings: 200,021 values, from about 10,000 bplist objects
+        // (a budget of about 225,000 by default, 65,536 with none per object).
+        let bytes = Self.list(sharedBy: 20, strings: 10_000)
+        #expect(try KeyedArchiveDecoder().decode([[String]].self, from: bytes).count == 20)
+        #expect(try KeyedUnarchiver(bytes: bytes).decodeObject(of: [[String]].self, forKey: "root")?.count == 20)
+        var strict = KeyedArchiveDecoder()
+        strict.options.maxExpandedNodesPerInputByte = 0
+        #expect {
+            _ = try strict.decode([[String]].self, from: bytes)
+        } throws: { error in
+            "\(error)".contains("a reference bomb")
+        }
+        #expect {
+            _ = try KeyedUnarchiver(bytes: bytes, decoder: strict).decodeObject(of: [[String]].self, forKey: "root")
+        } throws: { error in
+            "\(error)".contains("a reference bomb")
+        }
+    }
+
+    /// A list of `references` references to one list of `strings` distinct strings.
+    static func list(sharedBy references: Int, strings: Int) -> [UInt8] {
+        let nsArray: ArchiveValue = .dictionary([
+            "$classname": .string("NSArray"), "$classes": .array([.string("NSArray"), .string("NSObject")]),
+        ])
+        let inner = (0..<strings).map { ArchiveValue.uid(ArchiveUID(UInt32(4 + $0))) }
+        let objects: [ArchiveValue] = [
+            .string("$null"),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "NS.objects": .array(Array(repeating: .uid(ArchiveUID(2)), count: references))]),
+            .dictionary(["$class": .uid(ArchiveUID(3)), "NS.objects": .array(inner)]),
+            nsArray,
+        ] + (0..<strings).map { .string("s\($0)") }
+        return KeyedArchive(top: ["root": .uid(ArchiveUID(1))], objects: objects).binaryPlist()
     }
 }

@@ -62,13 +62,15 @@ extension DecodingContext {
         case "NSAttributedString", "NSMutableAttributedString":
             return try nested(path) { try attributedString(node, mutable: name == "NSMutableAttributedString", path: path) }
         case _ where FoundationClass.listNames.contains(name):
-            return try nested(path) {
-                try listElements(node, path: path).enumerated().map { i, element in
-                    try decodeAny(resolve(element), path: path.appending(index: i)) as Any
+            return try sharedContainer(node) {
+                try nested(path) {
+                    try listElements(node, path: path).enumerated().map { i, element in
+                        try decodeAny(resolve(element), path: path.appending(index: i)) as Any
+                    }
                 }
             }
         case _ where FoundationClass.dictionaryNames.contains(name):
-            return try nested(path) { try decodeDictionaryAny(node, path: path) }
+            return try sharedContainer(node) { try nested(path) { try decodeDictionaryAny(node, path: path) } }
         default:
             return try keepUnknown(name, node: node, path: path)
         }

@@ -64,6 +64,11 @@ final class DecodingContext {
     /// instances it registered.
     @exclusivity(unchecked) private var inEntryPoint = false
     @exclusivity(unchecked) private var registeredInCall: [UInt32] = []
+    /// The lists, sets and dictionaries ``decodeAny(_:path:)`` decoded, by UID: a shared `NSArray` is one object
+    /// to Apple's unarchiver, and here one value, decoded once however many entries refer to it. (Typed decodes
+    /// do not share them: one entry may be read as two types.)
+    private var sharedContainers: [UInt32: Any] = [:]
+    @exclusivity(unchecked) private var containersInCall: [UInt32] = []
 
     /// Runs one call of a public decode entry point (`KeyedUnarchiver`'s `decodeObject` family). A call that
     /// throws gives its caller nothing, so the graph values it handed out are forgotten, to be emptied with the
@@ -75,6 +80,7 @@ final class DecodingContext {
         guard !inEntryPoint else { return try body() }
         inEntryPoint = true
         registeredInCall.removeAll(keepingCapacity: true)
+        containersInCall.removeAll(keepingCapacity: true)
         let handedOut = graphValuesHandedOut.count
         defer { inEntryPoint = false }
         do {
@@ -82,8 +88,21 @@ final class DecodingContext {
         } catch {
             graphValuesHandedOut.removeSubrange(handedOut...)
             for uid in registeredInCall { instances[uid] = nil }
+            for uid in containersInCall { sharedContainers[uid] = nil }
             throw error
         }
+    }
+
+    /// The container instance at `node` as ``decodeAny(_:path:)`` decodes it: the value decoded for its UID
+    /// before, else `decode()`'s, remembered. Not while secure decoding checks classes: the classes allowed change
+    /// from call to call, and each reference is checked with its call's.
+    func sharedContainer(_ node: Node, _ decode: () throws -> Any) throws -> Any {
+        guard allowedClassNames == nil, let uid = node.uid else { return try decode() }
+        if let shared = sharedContainers[uid] { return shared }
+        let value = try decode()
+        sharedContainers[uid] = value
+        if inEntryPoint { containersInCall.append(uid) }
+        return value
     }
 
     /// Registers the class instance decoded from `uid`. Once graph values exist, the graph object of the same
@@ -101,9 +120,9 @@ final class DecodingContext {
         classes = decoder.registry.typesByName().merging(decoder.classes) { _, own in own }
         registry = decoder.registry
         depthLimit = decoder.options.decodingDepthLimit
-        // 16 decodes per bplist object covers real sharing (an entry referenced from many objects costs as
-        // many objects); only sharing of sharing, a reference bomb, goes past it.
-        maxExpandedValues = min(decoder.options.maxExpandedNodeCount, 16 * table.count + 65_536)
+        // 16 decodes per bplist object (the default) covers real sharing (an entry referenced from many objects
+        // costs as many objects); only sharing of sharing, a reference bomb, goes past it.
+        maxExpandedValues = decoder.options.expandedValueLimit(forObjects: table.count)
         instances = InstanceTable(count: table.objectCount)
     }
 
@@ -504,8 +523,9 @@ final class DecodingContext {
         expandedValues += count
         guard expandedValues <= maxExpandedValues else {
             throw DecodingError.archiveCorrupted(
-                "shared entries expand into more than \(maxExpandedValues) decoded values (16 per object of the "
-                    + "archive, at most options.maxExpandedNodeCount): a reference bomb", at: path)
+                "shared entries expand into more than \(maxExpandedValues) decoded values "
+                    + "(options.maxExpandedNodesPerInputByte per object of the archive, at most "
+                    + "options.maxExpandedNodeCount): a reference bomb", at: path)
         }
     }
 

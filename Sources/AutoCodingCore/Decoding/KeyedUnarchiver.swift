@@ -188,6 +188,10 @@ public final class KeyedUnarchiver {
 
     /// Decodes the object for `key` into the Swift value its class maps to (see ``UnknownClassPolicy``).
     /// Refused with ``requiresSecureCoding``: name the classes with ``decodeObject(ofClasses:forKey:)``.
+    ///
+    /// A list, set or dictionary that several entries refer to decodes once, as Apple's unarchiver makes one
+    /// object of it: every reference, in this call or a later one, gets that value. (A typed decode, which may read
+    /// one entry as two types, decodes a copy for each reference within its expansion budget.)
     public func decodeObject(forKey key: String) throws -> Any? {
         guard let n = try entry(key) else { return nil }
         if requiresSecureCoding {
