@@ -20,7 +20,7 @@ import Foundation
 public func fuzzStructuredDiff(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     withInput(data, size) { input in
         var builder = KeyedArchiveBuilder(Program(input))
-        let generated = stage("generate", input: input.count) { builder.build() }
+        let generated = stage("generate", input: input.count, sizedBy: { $0.bytes.count }) { builder.build() }
         dump(generated.bytes)
         compare(generated)
     }

@@ -32,7 +32,7 @@ import Glibc
 public func fuzzStructuredKeyed(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     withInput(data, size) { input in
         var builder = KeyedArchiveBuilder(Program(input))
-        let generated = stage("generate", input: input.count) { builder.build() }
+        let generated = stage("generate", input: input.count, sizedBy: { $0.bytes.count }) { builder.build() }
         dump(generated.bytes)
         var program = builder.program
         exercise(generated, &program)

@@ -31,7 +31,7 @@ import Glibc
 public func fuzzStructuredTyped(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     withInput(data, size) { input in
         var builder = TypedstreamBuilder(Program(input))
-        let generated = stage("generate", input: input.count) { builder.build() }
+        let generated = stage("generate", input: input.count, sizedBy: { $0.bytes.count }) { builder.build() }
         dump(generated.bytes)
         // The generator's graph holds cycles too.
         defer { stage("release", input: input.count) { release(generated.graph) } }
