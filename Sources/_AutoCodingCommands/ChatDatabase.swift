@@ -355,9 +355,6 @@ enum MessageSummary {
 /// Apple's timestamps: seconds since 2001-01-01 (Core Data, `NSDate`); chat.db since macOS 10.13 stores
 /// nanoseconds, older databases seconds.
 enum AppleDate {
-    /// Seconds from 1970 to 2001.
-    static let offset: Int64 = 978_307_200
-
     /// A chat.db `date`: nanoseconds when its magnitude is at least 10^12 (seconds that large are more than
     /// 31,000 years), else seconds. Nil when the date is outside the years 1 to 9999.
     static func iso8601(_ raw: Int64) -> String? {
@@ -379,20 +376,10 @@ enum AppleDate {
         return iso8601(whole: Int64(whole), milliseconds: milliseconds)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` of `whole` seconds since 2001 (civil-from-days, proleptic Gregorian).
+    /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z` of `whole` seconds since 2001 (proleptic Gregorian), `milliseconds` from 0
+    /// to 999.
     static func iso8601(whole: Int64, milliseconds: Int) -> String? {
-        let (unix, overflow) = whole.addingReportingOverflow(offset)
-        guard !overflow else { return nil }
-        var days = unix / 86_400
-        var rest = unix % 86_400
-        if rest < 0 {
-            rest += 86_400
-            days -= 1
-        }
-        let (year, month, day) = ISO8601Text.civil(fromDays: days)
-        guard (1...9999).contains(year) else { return nil }
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, rest / 3600, rest / 60 % 60, rest % 60)
-        if milliseconds > 0 { text += String(format: ".%03d", milliseconds) }
-        return text + "Z"
+        guard let text = ISO8601Text.dateTime(secondsSince2001: whole) else { return nil }
+        return milliseconds > 0 ? text + "." + ISO8601Text.pad(Int64(milliseconds), 3) + "Z" : text + "Z"
     }
 }

@@ -127,6 +127,16 @@ struct TypedstreamReadingTests {
         #expect(Typedstream.hasSignature(Self.header))
         #expect(Typedstream.hasSignature(Self.bigHeader))
         #expect(!Typedstream.hasSignature(Array("bplist00".utf8)))
+        // Any streamer version, but the length byte 11 and one of the two words; slices and collections without
+        // contiguous storage alike.
+        let header = [0x04, 0x0B] + Array("streamtyped".utf8)
+        #expect(Typedstream.hasSignature([0x03] + header.dropFirst()))
+        #expect(!Typedstream.hasSignature([0x04, 0x0C] + header.dropFirst(2)))
+        #expect(!Typedstream.hasSignature(header.dropLast()))
+        #expect(!Typedstream.hasSignature(header.dropLast() + Array("x".utf8)))
+        #expect(Typedstream.hasSignature(([0xFF] + header)[1...]))
+        #expect(Typedstream.hasSignature(header.lazy.map { $0 }))
+        #expect(!Typedstream.hasSignature(Array("bplist00streamtyped".utf8).lazy.map { $0 }))
     }
 
     // MARK: - Damage

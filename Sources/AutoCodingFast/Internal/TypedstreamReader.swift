@@ -50,12 +50,20 @@ struct TypedstreamReader {
         )
     }
 
-    /// Whether `bytes` start with a typedstream header of any streamer version.
+    /// Whether `bytes` start with a typedstream header of any streamer version. Compared in contiguous memory
+    /// when the collection has it: through the generic collection, unspecialized in a caller's module, the check
+    /// took a twelfth of `autocoding messages`.
     static func hasSignature(_ bytes: some Collection<UInt8>) -> Bool {
-        guard bytes.count >= 13 else { return false }
-        let signature = bytes.dropFirst(2).prefix(11)
-        return bytes.dropFirst().first == 11
-            && (signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8))
+        if let answer = bytes.withContiguousStorageIfAvailable({ hasSignature(UnsafeRawBufferPointer($0)) }) {
+            return answer
+        }
+        return Array(bytes.prefix(13)).withUnsafeBytes { hasSignature($0) }
+    }
+
+    private static func hasSignature(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 13, bytes[1] == 11 else { return false }
+        let signature = UnsafeRawBufferPointer(rebasing: bytes[2..<13])
+        return signature.elementsEqual("streamtyped".utf8) || signature.elementsEqual("typedstream".utf8)
     }
 
     /// Checks the input's size and header: the signature and streamer version 4. Returns whether multi-byte
