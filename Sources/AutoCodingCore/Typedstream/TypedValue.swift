@@ -22,8 +22,8 @@ public struct TypedGroup {
     // The values. Most groups hold one (an object, an integer; three groups in four of the typedstream corpus): it
     // is stored in place, without an array of its own. Those arrays were the largest share of what a graph read
     // from a stream allocated (25,000 of 65,000 allocations for the corpus).
-    // `@usableFromInline`, as the collection's members are `@inlinable`: iterating a group from another module is
-    // then as fast as iterating an array (three times slower through calls).
+    // `@usableFromInline`, as the collection's members are `@inlinable`: iterating a group from another module
+    // then makes no call per value (400,000 groups in 11.8 ms instead of 18.6; their arrays took 5.9 ms before).
     @usableFromInline var storage: Storage
 
     @usableFromInline enum Storage {
