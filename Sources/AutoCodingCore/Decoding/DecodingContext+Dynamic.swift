@@ -204,3 +204,38 @@ extension DecodingContext {
         return result
     }
 }
+
+/// The lists, sets and dictionaries ``DecodingContext/decodeAny(_:path:)`` decoded, by UID: a shared `NSArray` is
+/// one object to Apple's unarchiver, and here one value, decoded once however many entries refer to it. (Typed
+/// decodes do not share them: one entry may be read as two types.) What a call of a public entry point added is
+/// forgotten when the call throws, as its instances are (``DecodingContext/entryPoint(_:)``).
+struct SharedContainers {
+    private var values: [UInt32: Any] = [:]
+    private var addedInCall: [UInt32] = []
+
+    mutating func startCall() { addedInCall.removeAll(keepingCapacity: true) }
+
+    mutating func forgetCall() {
+        for uid in addedInCall { values[uid] = nil }
+    }
+
+    subscript(uid: UInt32) -> Any? { values[uid] }
+
+    mutating func add(_ value: Any, for uid: UInt32, inCall: Bool) {
+        values[uid] = value
+        if inCall { addedInCall.append(uid) }
+    }
+}
+
+extension DecodingContext {
+    /// The container instance at `node` as ``decodeAny(_:path:)`` decodes it: the value decoded for its UID
+    /// before, else `decode()`'s, remembered. Not while secure decoding checks classes: the classes allowed change
+    /// from call to call, and each reference is checked with its call's.
+    func sharedContainer(_ node: Node, _ decode: () throws -> Any) throws -> Any {
+        guard allowedClassNames == nil, let uid = node.uid else { return try decode() }
+        if let shared = sharedContainers[uid] { return shared }
+        let value = try decode()
+        sharedContainers.add(value, for: uid, inCall: inEntryPoint)
+        return value
+    }
+}

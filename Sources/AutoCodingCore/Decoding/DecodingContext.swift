@@ -62,13 +62,10 @@ final class DecodingContext {
 
     /// Whether a call of a public decode entry point is running (``entryPoint(_:)``), and the UIDs of the
     /// instances it registered.
-    @exclusivity(unchecked) private var inEntryPoint = false
+    @exclusivity(unchecked) private(set) var inEntryPoint = false
     @exclusivity(unchecked) private var registeredInCall: [UInt32] = []
-    /// The lists, sets and dictionaries ``decodeAny(_:path:)`` decoded, by UID: a shared `NSArray` is one object
-    /// to Apple's unarchiver, and here one value, decoded once however many entries refer to it. (Typed decodes
-    /// do not share them: one entry may be read as two types.)
-    private var sharedContainers: [UInt32: Any] = [:]
-    @exclusivity(unchecked) private var containersInCall: [UInt32] = []
+    /// What ``decodeAny(_:path:)`` decoded of shared containers (DecodingContext+Dynamic.swift).
+    var sharedContainers = SharedContainers()
 
     /// Runs one call of a public decode entry point (`KeyedUnarchiver`'s `decodeObject` family). A call that
     /// throws gives its caller nothing, so the graph values it handed out are forgotten, to be emptied with the
@@ -80,7 +77,7 @@ final class DecodingContext {
         guard !inEntryPoint else { return try body() }
         inEntryPoint = true
         registeredInCall.removeAll(keepingCapacity: true)
-        containersInCall.removeAll(keepingCapacity: true)
+        sharedContainers.startCall()
         let handedOut = graphValuesHandedOut.count
         defer { inEntryPoint = false }
         do {
@@ -88,21 +85,9 @@ final class DecodingContext {
         } catch {
             graphValuesHandedOut.removeSubrange(handedOut...)
             for uid in registeredInCall { instances[uid] = nil }
-            for uid in containersInCall { sharedContainers[uid] = nil }
+            sharedContainers.forgetCall()
             throw error
         }
-    }
-
-    /// The container instance at `node` as ``decodeAny(_:path:)`` decodes it: the value decoded for its UID
-    /// before, else `decode()`'s, remembered. Not while secure decoding checks classes: the classes allowed change
-    /// from call to call, and each reference is checked with its call's.
-    func sharedContainer(_ node: Node, _ decode: () throws -> Any) throws -> Any {
-        guard allowedClassNames == nil, let uid = node.uid else { return try decode() }
-        if let shared = sharedContainers[uid] { return shared }
-        let value = try decode()
-        sharedContainers[uid] = value
-        if inEntryPoint { containersInCall.append(uid) }
-        return value
     }
 
     /// Registers the class instance decoded from `uid`. Once graph values exist, the graph object of the same
