@@ -71,7 +71,7 @@ public final class TypedstreamUnarchiver {
 
     /// `decodeValueOfObjCType:at:` for a one-value encoding.
     public func decodeValue(ofObjCType type: String) throws -> TypedValue {
-        try cursor.next(type)[0]
+        try cursor.nextFirst(type)
     }
 
     /// Decodes the next group as an integer of any width (its encoding must be one integer code).
@@ -91,7 +91,7 @@ public final class TypedstreamUnarchiver {
     /// `decodeObject`: the next `@` group. A registered class decodes to its Swift type; others stay
     /// ``TypedObject``; nil for a nil object.
     public func decodeObject() throws -> AnyObject? {
-        try object(for: cursor.next("@")[0])
+        try object(for: cursor.nextFirst("@"))
     }
 
     /// Decodes an `@` value found inside a group (an element of an array, say).
@@ -158,7 +158,7 @@ public final class TypedstreamUnarchiver {
 
         /// The next `@` group, decoded through the unarchiver (identity kept).
         public mutating func decodeObject() throws -> AnyObject? {
-            try unarchiver.object(for: cursor.next("@")[0])
+            try unarchiver.object(for: cursor.nextFirst("@"))
         }
     }
 }
@@ -183,6 +183,14 @@ struct GroupCursor {
         }
         index += 1
         return group
+    }
+
+    /// The first value of the next group, which must have exactly the encoding `types` and a value.
+    mutating func nextFirst(_ types: String) throws -> TypedValue {
+        guard let value = try next(types).first else {
+            throw TypedstreamDecodingError(.groupMismatch, "\(what) group \(index - 1) holds no value", group: index - 1)
+        }
+        return value
     }
 
     mutating func nextSingle() throws -> TypedValue {
