@@ -75,13 +75,18 @@ extension TypedObject {
 
     /// The Foundation value this object holds, or nil for an unknown class or an unexpected layout.
     public var foundation: TypedFoundation? {
-        // Most objects write one group: its array is shared, not copied.
-        let values = groups.count == 1 ? groups[0].values : Array(groups.joined())
+        // Strings, the most common objects, read their groups in place, without the array below.
         switch className {
         case "NSString", "NSMutableString", "NSLocalizableString":
             return stringText.map { .string($0) }
         case "NSAttributedString", "NSMutableAttributedString":
             return attributedString().map { .attributedString($0) }
+        default:
+            break
+        }
+        // Most objects write one group: its array is shared, not copied (a group of one value makes one).
+        let values = groups.count == 1 ? groups[0].values : Array(groups.joined())
+        switch className {
         case "NSArray", "NSMutableArray":
             return collection(values).map { .array($0) }
         case "List":
