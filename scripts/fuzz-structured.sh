@@ -28,10 +28,12 @@
 # Oracles are the targets' own checks (an output budget of 100 × the archive + 1 MiB per command, a stage's CPU time
 # within FUZZ_STAGE_SECONDS per FUZZ_STAGE_BYTES of input, 1 s per 128 KiB, differential agreement), libFuzzer's
 # -rss_limit_mb=256 / -malloc_limit_mb=256 and
-# -timeout=5 (seconds per input, FUZZ_TIMEOUT): a violated oracle aborts with its message. The time of each stage is
+# -timeout=15 (seconds per input, FUZZ_TIMEOUT): a violated oracle aborts with its message. The time of each stage is
 # the oracle; the timeout only catches a hang. It was 1 s until json, messages and batch ran on cyclic inputs too:
 # programs of 175 and 192 bytes generate a 245 KB stream and a 791 KB archive, whose stages, each well within its
-# own budget, took 1.2 s and 2.3 s together under ASan.
+# own budget, took 1.2 s and 2.3 s together under ASan. Then 5 s, until a corpus program of 511 bytes generated a
+# 1.6 MB archive whose stages take 3.4 s together under ASan in a fresh process, each within its budget, and more
+# than 5 s in a fuzzing process grown to 900 MB.
 # Under ASan one allocation may take 512 MB and the process 1024 MB: shadow memory, the quarantine and the allocator's
 # caches count in the RSS and grow with the corpus (463 MB once the typed target had loaded 1,823 inputs; the two
 # inputs that then passed 512 MB peak at 86 and 134 MB alone), so the fast variant's 256 MB is the memory oracle of
@@ -132,7 +134,7 @@ seed() {
 # libFuzzer's flags for every run: the time and memory oracles, and the final stats.
 flags() {
     local target=$1
-    echo -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb="${FUZZ_RSS_MB:-$rss}" -malloc_limit_mb="${FUZZ_RSS_MB:-$memory}" \
+    echo -timeout="${FUZZ_TIMEOUT:-15}" -rss_limit_mb="${FUZZ_RSS_MB:-$rss}" -malloc_limit_mb="${FUZZ_RSS_MB:-$memory}" \
         -max_len="${FUZZ_MAX_LEN:-4096}" \
         -print_final_stats=1 -detect_leaks=0 -artifact_prefix="$base/crashes/structured-$target/"
 }
