@@ -112,6 +112,31 @@ struct ReferenceCycleTests {
         #expect(watched.alive == 0)
     }
 
+    /// A small array and a small dictionary that hold no container are walked again each time they are met rather
+    /// than remembered: the objects they hold, a cycle, are emptied the first time, and met empty afterwards.
+    @Test func smallSharedContainersAreWalkedAgainAndTheirCyclesBroken() throws {
+        let watched = Watched()
+        do {
+            let first = ArchivedObject(className: "Node")
+            let second = ArchivedObject(className: "Node", fields: ["next": .object(first)])
+            first.fields = ["next": .object(second), "name": .reference(.string("a name longer than fifteen bytes"))]
+            watched.watch(first)
+            watched.watch(second)
+            let pair: ArchivedValue = .array([.object(first), .object(second)])
+            let byName: ArchivedValue = .dictionary(["first": .object(first), "second": .object(second)])
+            let holders = (0..<1_000).map { i -> ArchivedValue in
+                let holder = ArchivedObject(className: "Holder", fields: ["pair": pair, "byName": byName])
+                if i.isMultiple(of: 100) { watched.watch(holder) }
+                return .object(holder)
+            }
+            let graph = ArchiveGraph(root: .array(holders))
+            graph.breakReferenceCycles()
+            #expect(first.fields.isEmpty && second.fields.isEmpty)
+        }
+        #expect(watched.count == 12)
+        #expect(watched.alive == 0)
+    }
+
     @Test func aTypedGraphIsFreedOnceItsCyclesAreBroken() throws {
         let object = TypedObject(classes: [TypedClass("Node", version: 0)])
         object.groups = [TypedGroup(encoding: "@i", values: [.object(object), .signed(7, type: UInt8(ascii: "i"))])]

@@ -105,6 +105,12 @@ extension Set<StorageIdentity> {
     /// dictionary is known by its values' storage, and an empty container has no identity, so is always new); nil
     /// when it was met before or `value` is no container. The graph walks' one rule for walking a shared container
     /// once.
+    ///
+    /// A container of at most ``revisitLimit`` values that holds no container is not remembered, and is walked
+    /// again each time it is met: the objects it holds are already walked then (the walks stop at them), so each
+    /// meeting costs at most that many steps, and the walk stays within a fixed multiple of the graph's
+    /// references. Remembering every such container (W1's graph has 200,000, the contents of its `NSArray`s) grew
+    /// and rehashed the set for a third of `breakReferenceCycles()`'s time.
     fileprivate mutating func elementsOnFirstVisit(_ value: ArchivedValue) -> [ArchivedValue]? {
         let elements: [ArchivedValue]
         switch value {
@@ -112,8 +118,23 @@ extension Set<StorageIdentity> {
         case .dictionary(let entries): elements = entries.values.elements
         case .object, .null, .reference, .inline: return nil
         }
+        if elements.count <= Self.revisitLimit, !elements.contains(where: \.isContainer) { return elements }
         if let identity = StorageIdentity(elements), !insert(identity).inserted { return nil }
         return elements
+    }
+
+    /// The most values of a container that the walks visit again rather than remember (see
+    /// ``elementsOnFirstVisit(_:)``).
+    private static var revisitLimit: Int { 16 }
+}
+
+extension ArchivedValue {
+    /// Whether this is an in-place array or dictionary.
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .array, .dictionary: true
+        case .object, .null, .reference, .inline: false
+        }
     }
 }
 
