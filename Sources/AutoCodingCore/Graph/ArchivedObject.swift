@@ -37,6 +37,8 @@ public final class ArchivedObject {
     /// The values are taken out of their storage rather than copied, so an object whose fields hold no object
     /// released here (the usual case: a graph releases its objects one by one) allocates nothing.
     deinit {
+        // The objects released last, and those of a graph whose cycles were broken, have no fields left.
+        if fields.isEmpty { return }
         var current = fields.values.elements
         fields = [:]
         // Values still to release, one array per object or container reached, so that a chain costs heap, not
