@@ -67,10 +67,10 @@ extension ArchivedValue {
             while let value = current.popLast() {
                 switch value {
                 case .object(let object):
-                    guard !object.fields.isEmpty else { continue }
+                    // Taken whether empty or not: one access to the property (each checked at run time), not two.
                     var taken: OrderedDictionary<String, ArchivedValue> = [:]
                     swap(&taken, &object.fields)
-                    pending.append(taken.values.elements)
+                    if !taken.isEmpty { pending.append(taken.values.elements) }
                 default:
                     if let elements = seenContainers.elementsOnFirstVisit(value) { pending.append(elements) }
                 }
