@@ -52,36 +52,61 @@ extension BPlistIndex {
         }
         return String(unsafeUninitializedCapacity: count * 3) { utf8 in
             var written = 0
-            var iterator = BigEndianUTF16Units(bytes: bytes, offset: record.offset, count: count)
-            var decoder = UTF16()
-            loop: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue(let scalar):
-                    for byte in UTF8.encode(scalar)! {
-                        utf8[written] = byte
-                        written += 1
-                    }
-                case .emptyInput: break loop
-                case .error:
-                    // Validated away; emit U+FFFD to stay total.
-                    for byte in [0xEF, 0xBF, 0xBD] as [UInt8] {
-                        utf8[written] = byte
-                        written += 1
-                    }
-                }
+            _ = Self.forEachUTF8Byte(ofUTF16: record, in: bytes) { byte in
+                utf8[written] = byte
+                written += 1
+                return true
             }
             return written
         }
     }
 
-    /// Whether the string at `record` equals `key` (ASCII keys compare bytes; others decode).
-    package func string(_ record: Record, in bytes: UnsafeRawBufferPointer, equals key: StaticString) -> Bool {
-        guard record.kind == .asciiString, Int(record.count) == key.utf8CodeUnitCount else {
-            return record.kind == .utf16String && makeString(record, in: bytes) == key.description
+    /// Whether the string at an ASCII or UTF-16 record is `utf8`, as ``makeString(_:in:)`` would make it. A
+    /// UTF-16 string is compared as it is decoded and given up at the first difference, without a string: a
+    /// lookup of a key then costs at most the key's length per stored key, however long those are (made into
+    /// strings, long UTF-16 keys shared by many dictionaries cost their whole length at every lookup, which a
+    /// 150 KB archive turned into a second of a typed decode).
+    package static func string(
+        _ record: Record, in bytes: UnsafeRawBufferPointer, equalsUTF8 utf8: UnsafeRawBufferPointer
+    ) -> Bool {
+        let count = Int(record.count)
+        if record.kind == .asciiString {
+            return count == utf8.count && BPlistBytes.equal(bytes, at: record.offset, utf8, at: 0, count: count)
         }
-        let stored = UnsafeRawBufferPointer(rebasing: bytes[record.offset..<record.offset + Int(record.count)])
-        return stored.elementsEqual(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        // Each UTF-16 unit makes one to three UTF-8 bytes (a surrogate pair four, two per unit).
+        guard record.kind == .utf16String, utf8.count >= count, utf8.count <= 3 * count else { return false }
+        var matched = 0
+        let complete = forEachUTF8Byte(ofUTF16: record, in: bytes) { byte in
+            guard matched < utf8.count, utf8[matched] == byte else { return false }
+            matched += 1
+            return true
+        }
+        return complete && matched == utf8.count
     }
+
+    /// Calls `body` with each UTF-8 byte of the UTF-16 string at `record`, in order, an unpaired surrogate as
+    /// U+FFFD, while `body` returns true; false when `body` stopped the walk. The one decoding of the module's
+    /// UTF-16 strings, for making them and comparing them.
+    @inline(__always)
+    private static func forEachUTF8Byte(
+        ofUTF16 record: Record, in bytes: UnsafeRawBufferPointer, _ body: (UInt8) -> Bool
+    ) -> Bool {
+        var iterator = BigEndianUTF16Units(bytes: bytes, offset: record.offset, count: Int(record.count))
+        var decoder = UTF16()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                guard let encoded = UTF8.encode(scalar) else { continue }
+                for byte in encoded { guard body(byte) else { return false } }
+            case .emptyInput:
+                return true
+            case .error:
+                // Validated away; U+FFFD keeps the walk total.
+                for byte in [0xEF, 0xBF, 0xBD] as [UInt8] { guard body(byte) else { return false } }
+            }
+        }
+    }
+
 }
 
 extension BPlistIndex {

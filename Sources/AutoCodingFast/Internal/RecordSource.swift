@@ -104,13 +104,22 @@ extension RecordSource {
     @inline(__always)
     func string(_ record: BPlistIndex.Record) -> String { reader.makeString(record, in: raw) }
 
+    /// Whether the validated UTF-16 string record `record` is `wanted` (UTF-8), compared as it is decoded
+    /// (``BPlistIndex/string(_:in:equalsUTF8:)``). Apart from ``lookUp(_:in:startingAt:)``, whose loop compares
+    /// the usual ASCII keys in place.
+    @inline(never)
+    func utf16Key(_ record: BPlistIndex.Record, equals wanted: UnsafeRawBufferPointer) -> Bool {
+        BPlistIndex.string(record, in: raw, equalsUTF8: wanted)
+    }
+
     /// The bplist object number of the value stored under `key` in validated dictionary `object`, or nil (also
     /// when `object` is not a dictionary), starting at key slot `slot` and wrapping around; on a hit, `slot`
     /// becomes the slot found. The one keyed-entry lookup of the module: every reader's `entry(of:key:…)`.
     ///
     /// Decoders read an object's keys in the order they were written, often asking for one key twice
     /// (`contains`, then `decode`), so starting at the previous hit finds most keys at the first or second key
-    /// compared. ASCII keys compare bytes in place; UTF-16 keys are decoded.
+    /// compared. ASCII keys compare bytes in place; UTF-16 keys as they are decoded, without a string
+    /// (``BPlistIndex/string(_:in:equalsUTF8:)``).
     @inline(__always)
     func lookUp(_ key: String, in object: Int, startingAt slot: inout Int) -> Int? {
         let record = validated(object)
@@ -129,7 +138,7 @@ extension RecordSource {
                     {
                         return i
                     }
-                } else if string(keyRecord).utf8.elementsEqual(wanted) {
+                } else if utf16Key(keyRecord, equals: wanted) {
                     return i
                 }
                 i = i + 1 == n ? 0 : i + 1
