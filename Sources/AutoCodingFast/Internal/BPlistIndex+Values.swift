@@ -106,7 +106,6 @@ extension BPlistIndex {
             }
         }
     }
-
 }
 
 extension BPlistIndex {
