@@ -61,18 +61,15 @@ extension BPlistIndex {
         }
     }
 
-    /// Whether the string at an ASCII or UTF-16 record is `utf8`, as ``makeString(_:in:)`` would make it. A
-    /// UTF-16 string is compared as it is decoded and given up at the first difference, without a string: a
-    /// lookup of a key then costs at most the key's length per stored key, however long those are (made into
-    /// strings, long UTF-16 keys shared by many dictionaries cost their whole length at every lookup, which a
-    /// 150 KB archive turned into a second of a typed decode).
-    package static func string(
+    /// Whether the string at a UTF-16 record is `utf8`, as ``makeString(_:in:)`` would make it (false for any
+    /// other record; the lookups compare ASCII keys in place). Compared as it is decoded and given up at the first
+    /// difference, without a string: a lookup of a key then costs at most the key's length per stored key, however
+    /// long those are (made into strings, long UTF-16 keys shared by many dictionaries cost their whole length at
+    /// every lookup, which a 150 KB archive turned into a second of a typed decode).
+    package static func utf16String(
         _ record: Record, in bytes: UnsafeRawBufferPointer, equalsUTF8 utf8: UnsafeRawBufferPointer
     ) -> Bool {
         let count = Int(record.count)
-        if record.kind == .asciiString {
-            return count == utf8.count && BPlistBytes.equal(bytes, at: record.offset, utf8, at: 0, count: count)
-        }
         // Each UTF-16 unit makes one to three UTF-8 bytes (a surrogate pair four, two per unit).
         guard record.kind == .utf16String, utf8.count >= count, utf8.count <= 3 * count else { return false }
         var matched = 0

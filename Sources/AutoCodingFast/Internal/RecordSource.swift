@@ -105,11 +105,11 @@ extension RecordSource {
     func string(_ record: BPlistIndex.Record) -> String { reader.makeString(record, in: raw) }
 
     /// Whether the validated UTF-16 string record `record` is `wanted` (UTF-8), compared as it is decoded
-    /// (``BPlistIndex/string(_:in:equalsUTF8:)``). Not inlined into ``lookUp(_:in:startingAt:)``, whose loop
+    /// (``BPlistIndex/utf16String(_:in:equalsUTF8:)``). Not inlined into ``lookUp(_:in:startingAt:)``, whose loop
     /// compares the usual ASCII keys in place: inlined, it made W1's Codable decode 0.45 % longer.
     @inline(never)
     func utf16Key(_ record: BPlistIndex.Record, equals wanted: UnsafeRawBufferPointer) -> Bool {
-        BPlistIndex.string(record, in: raw, equalsUTF8: wanted)
+        BPlistIndex.utf16String(record, in: raw, equalsUTF8: wanted)
     }
 
     /// The bplist object number of the value stored under `key` in validated dictionary `object`, or nil (also
@@ -119,7 +119,7 @@ extension RecordSource {
     /// Decoders read an object's keys in the order they were written, often asking for one key twice
     /// (`contains`, then `decode`), so starting at the previous hit finds most keys at the first or second key
     /// compared. ASCII keys compare bytes in place; UTF-16 keys as they are decoded, without a string
-    /// (``BPlistIndex/string(_:in:equalsUTF8:)``).
+    /// (``BPlistIndex/utf16String(_:in:equalsUTF8:)``).
     @inline(__always)
     func lookUp(_ key: String, in object: Int, startingAt slot: inout Int) -> Int? {
         let record = validated(object)
