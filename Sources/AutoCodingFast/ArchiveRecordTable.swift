@@ -63,6 +63,10 @@ import Darwin
 
     /// The number of bplist objects validated so far (all of them for a table made from a view).
     @exclusivity(unchecked) package internal(set) var validatedCount = 0
+    /// The key nodes (``BPlistIndex/Record/keyNodes``) the duplicate-key check may still hash, over every
+    /// dictionary it checks: the input's expanded-node budget, of which a whole-file reader's value tree
+    /// spends at least as much on the same keys.
+    @exclusivity(unchecked) var keyNodesLeft = 0
     /// The bplist object number of the `$objects` array (-1 until the header names it).
     @exclusivity(unchecked) @usableFromInline private(set) var objectsArray = -1
     /// The bplist object number of the `$top` dictionary.
@@ -163,6 +167,7 @@ import Darwin
         refSize = trailer.objectRefSize
         self.options = options
         self.rejectsDuplicateKeys = rejectsDuplicateKeys
+        keyNodesLeft = options.expandedNodeLimit(forInputBytes: raw.count)
     }
 
     deinit {

@@ -90,9 +90,18 @@ extension ArchiveRecordTable {
     }
 
     /// No key appears twice in dictionary `object` (``BPlistIndex/insertUnique(_:forKey:into:object:)``, the
-    /// rule ``KeyedArchiveView/keyedArchive()`` applies); its keys were validated as strings.
+    /// rule ``KeyedArchiveView/keyedArchive()`` applies); its keys were validated as strings. Hashing them
+    /// spends from ``keyNodesLeft``.
     private func checkKeysUnique(of object: Int, _ record: BPlistIndex.Record) throws(ArchiveError) {
         let n = Int(record.count)
+        var nodes = 0
+        for i in 0..<n { nodes += Int(slots[ref(object, record, i)].keyNodes) }
+        guard nodes <= keyNodesLeft else {
+            throw ArchiveError(
+                .limitExceeded,
+                "dictionary \(object)'s keys pass the archive's budget of \(options.expandedNodeLimit(forInputBytes: raw.count)) expanded nodes, keys counted by length at each dictionary (maxExpandedNodeCount, or maxExpandedNodesPerInputByte per input byte + 65,536)")
+        }
+        keyNodesLeft -= nodes
         var seen = OrderedDictionary<String, Void>(minimumCapacity: min(n, 256 * 1024))
         for i in 0..<n {
             let key = ref(object, record, i)

@@ -1,3 +1,15 @@
+extension BPlistIndex.Record {
+    /// The nodes a dictionary key counts in an expanded size, at each reference: 1, plus 1 per 4 units of a
+    /// UTF-16 key or per 128 bytes of an ASCII key. The one rule for keys of every expansion budget.
+    ///
+    /// A reader that builds dictionaries hashes each key at each dictionary that holds it, and a binary plist
+    /// may store one long key and refer to it from every dictionary: counted as 1, such keys cost references ×
+    /// length, the square of the input. Counted by length, they cost what hashing them costs against a node
+    /// (30-60 ns to build and insert): Swift hashes a non-ASCII string at 5-8 ns a unit, as it normalizes it,
+    /// and an ASCII one at about 0.2 ns a byte. Keys written by archivers are short, and count 1.
+    @inline(__always) var keyNodes: UInt32 { 1 + (kind == .utf16String ? count >> 2 : count >> 7) }
+}
+
 /// Preparing a validated binary plist for a tree-building parser (libplist).
 extension BPlistIndex {
     /// Throws `limitExceeded` if a tree-building parser would make more than `limit` nodes from this plist.
@@ -8,7 +20,8 @@ extension BPlistIndex {
     /// exponential time, since libplist 2.2 re-parses each reference).
     ///
     /// The count follows the parser: a scalar is 1 node, a container is 1 plus the expanded size of each
-    /// child, and each dictionary key counts as 1. Only what the top object reaches is counted. It is
+    /// child, and each dictionary key counts as ``Record/keyNodes`` (1, more for a long key). Only what the top
+    /// object reaches is counted. It is
     /// computed in time linear in the references, with one memoized size per object, by an iterative
     /// post-order walk (the index is validated acyclic, so no recursion and no cycle checks are needed), and
     /// with saturating arithmetic, so a count beyond `Int.max` still compares correctly.
@@ -68,7 +81,8 @@ extension BPlistIndex {
             while next < refs {
                 let child = BPlistBytes.reference(bytes, at: record.offset, slot: next, width: refSize)
                 let kind = records[child].kind
-                if forLibplist && next < keys && kind == .utf16String && !checkedUTF16Keys.contains(child) {
+                let isKey = next < keys
+                if forLibplist && isKey && kind == .utf16String && !checkedUTF16Keys.contains(child) {
                     // A UTF-16 string holding U+0000 is fine as a value but not as a key.
                     try checkLibplistReads(child, asKey: true, in: bytes)
                     checkedUTF16Keys.insert(child)
@@ -91,7 +105,7 @@ extension BPlistIndex {
                         try checkLibplistReads(child, asKey: false, in: bytes)
                         memo[child] = 1
                     }
-                    childSize = 1
+                    childSize = isKey ? Int(records[child].keyNodes) : 1
                 }
                 let (sum, overflow) = size.addingReportingOverflow(childSize)
                 size = overflow ? Int.max : sum
@@ -118,7 +132,7 @@ extension BPlistIndex {
     private static func expansionError(_ object: Int, _ limit: Int) -> ArchiveError {
         ArchiveError(
             .limitExceeded,
-            "object \(object) expands to more than \(limit) nodes (shared references copied; maxExpandedNodeCount, maxExpandedNodesPerInputByte)"
+            "object \(object) expands to more than \(limit) nodes (shared references copied, keys counted by length; maxExpandedNodeCount, maxExpandedNodesPerInputByte)"
         )
     }
 

@@ -56,7 +56,7 @@
     private(set) var expansion: Expansion?
 
     /// The expanded size of the plist, measured by the container check: each container's size is 1 plus its
-    /// children's (a child container counted once per reference, a scalar or key 1), as
+    /// children's (a child container counted once per reference, a scalar 1, a key ``Record/keyNodes``), as
     /// ``checkExpandedSize(in:limit:forLibplist:)`` counts it, saturated at `UInt32.max`.
     struct Expansion: Sendable {
         /// The top object's expanded size.
@@ -394,34 +394,45 @@
                 let isDictionary = record.kind == .dictionary
                 let keys = isDictionary ? Int(record.count) : 0
                 let refs = isDictionary ? 2 * Int(record.count) : Int(record.count)
-                // The container's references in one inner loop (most are strings and UIDs, not containers);
-                // the stack is touched again only to descend into a child container or to finish.
                 var next = top.next
-                var classKeys = ClassKeySlot()
                 var height = top.height
                 var size = top.size
                 var descended = false
-                while next < refs {
-                    let at = record.offset + next * refSize
+                func reference(_ slot: Int) throws(ArchiveError) -> Int {
+                    let at = record.offset + slot * refSize
                     let child = exact
                         ? UInt64(Reference(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: Reference.self)))
                         : BPlistBytes.readUInt(bytes, at: at, width: refSize)
                     guard child < UInt64(count) else {
                         throw ArchiveError.referenceBeyondTable(child, from: top.object, count: count)
                     }
-                    let c = Int(child)
-                    let childRecord = records[c]
-                    let childKind = childRecord.kind
-                    if next < keys {
-                        guard childKind.isString else {
-                            throw ArchiveError.keyIsNotAString(c, kind: "\(childKind)", in: top.object)
+                    return Int(child)
+                }
+                // A dictionary's keys, in one run when it is first met: strings, never descended into, their
+                // nodes (``Record/keyNodes``) summed without saturating (at most 2³² keys of 2³⁰ + 1 each).
+                if next < keys {
+                    var classKeys = ClassKeySlot()
+                    var keyNodes: UInt64 = 0
+                    while next < keys {
+                        let c = try reference(next)
+                        let key = records[c]
+                        guard key.kind.isString else {
+                            throw ArchiveError.keyIsNotAString(c, kind: "\(key.kind)", in: top.object)
                         }
-                        // Keys are strings, never descended into: a dictionary's keys are read in one run.
-                        classKeys.note(childRecord, at: next, in: bytes)
-                        if next + 1 == keys { classKeys.record(in: &records[top.object]) }
+                        classKeys.note(key, at: next, in: bytes)
+                        keyNodes &+= UInt64(key.keyNodes)
+                        next += 1
                     }
+                    classKeys.record(in: &records[top.object])
+                    size = adding(size, UInt32(clamping: keyNodes))
+                }
+                // The values in one inner loop (most are strings and UIDs, not containers); the stack is touched
+                // again only to descend into a child container or to finish.
+                while next < refs {
+                    let c = try reference(next)
+                    let childRecord = records[c]
                     next += 1
-                    guard childKind.isContainer else {
+                    guard childRecord.kind.isContainer else {
                         size = adding(size, 1)
                         continue
                     }

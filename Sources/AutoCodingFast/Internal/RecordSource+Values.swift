@@ -30,6 +30,18 @@ struct ValueWalk {
     static func firstTouch(depthLimit: Int, nodeLimit: Int) -> ValueWalk {
         ValueWalk(cache: nil, path: [], depthLimit: depthLimit, budget: nodeLimit, nodeLimit: nodeLimit)
     }
+
+    /// Takes `nodes` from the budget, if any, as ``BPlistIndex/checkExpandedSize(in:limit:forLibplist:)``
+    /// counts them: 1 a value, ``BPlistIndex/Record/keyNodes`` a key.
+    fileprivate mutating func spend(_ nodes: UInt32) throws(ArchiveError) {
+        guard let budget else { return }
+        guard budget >= Int(nodes) else {
+            throw ArchiveError(
+                .limitExceeded,
+                "the value expands past \(nodeLimit) nodes, keys counted by length (maxExpandedNodeCount, or maxExpandedNodesPerInputByte per input byte + 65,536)")
+        }
+        self.budget = budget - Int(nodes)
+    }
 }
 
 /// Value materialization, the one copy: bplist records to ``ArchiveValue`` trees, UIDs left as UIDs.
@@ -41,14 +53,7 @@ extension RecordSource {
 
     private func value(at object: Int, depth: Int, walk: inout ValueWalk) throws(ArchiveError) -> ArchiveValue {
         if let cached = walk.cache?[object] { return cached }
-        if let budget = walk.budget {
-            guard budget > 0 else {
-                throw ArchiveError(
-                    .limitExceeded,
-                    "the value expands past \(walk.nodeLimit) nodes (maxExpandedNodeCount, or maxExpandedNodesPerInputByte per input byte + 65,536)")
-            }
-            walk.budget = budget - 1
-        }
+        try walk.spend(1)
         let record = try self.record(object)
         let value: ArchiveValue
         switch record.kind {
@@ -84,14 +89,16 @@ extension RecordSource {
             } else {
                 var entries = OrderedDictionary<String, ArchiveValue>(minimumCapacity: min(n, 256 * 1024))
                 for i in 0..<n {
-                    // Keys were validated as strings with their dictionary. They are not nodes of the budget
-                    // (it bounds values); a proven walk builds each key string once.
+                    // Keys were validated as strings with their dictionary. A proven walk builds each key
+                    // string once; every walk hashes it at each dictionary, which the budget counts.
                     let keyObject = ref(object, i)
                     let key: String
                     if case .string(let known)? = walk.cache?[keyObject] {
                         key = known
                     } else {
-                        key = string(validated(keyObject))
+                        let keyRecord = validated(keyObject)
+                        try walk.spend(keyRecord.keyNodes)
+                        key = string(keyRecord)
                         walk.cache?[keyObject] = .string(key)
                     }
                     let element = try self.value(at: ref(object, n + i), depth: depth + 1, walk: &walk)
