@@ -65,7 +65,10 @@ public struct ArchiveReadingOptions: Sendable, Hashable {
     /// whatever ``maxExpandedNodeCount`` allows. A file without shared containers expands to about one node
     /// per byte, so only a reference bomb reaches this, and every walk of the result (`validate`, `json`,
     /// `inspect`, `get`) stays linear in the input: a 300-byte file of 25 arrays each holding the next twice
-    /// (2²⁵ nodes) is refused at once instead of costing a minute. The typed decoders apply it per bplist object
+    /// (2²⁵ nodes) is refused at once instead of costing a minute. A dictionary key counts by its length at each
+    /// dictionary that holds it (1 node, plus 1 per 4 UTF-16 units or 128 ASCII bytes), since every reader that
+    /// builds dictionaries hashes it there: one long key shared by every dictionary would otherwise cost the
+    /// square of the input. The typed decoders, which compare keys in place, apply the limit per bplist object
     /// of the archive instead, to the values they decode from shared entries. Default: 16; `Int.max` lifts it.
     public var maxExpandedNodesPerInputByte: Int = 16
 
