@@ -420,8 +420,9 @@ struct LibplistBridgeTests {
         let bytes = Self.referenceBomb(levels: levels)
         try bytes.withUnsafeBytes { raw in
             let index = try BPlistIndex(validating: raw, options: ArchiveReadingOptions())
-            // Measured by the container check (the native reader's way) and by the walk (libplist's), the same.
-            #expect(index.expansion?.top == UInt32(nodes))
+            // The container check measures a tree (one level: the integer is shared, no container is), and
+            // leaves a plist whose containers are shared to the walk.
+            #expect(index.expandedTopSize == (levels == 1 ? UInt32(nodes) : nil))
             var messages: [String] = []
             for forLibplist in [true, false] {
                 try index.checkExpandedSize(in: raw, limit: nodes, forLibplist: forLibplist)
@@ -454,6 +455,30 @@ struct LibplistBridgeTests {
                     try index.checkExpandedSize(in: raw, limit: 14, forLibplist: forLibplist)
                 }
                 #expect(error?.code == .limitExceeded)
+            }
+        }
+    }
+
+    @Test func countsLongKeysByLengthBothWays() throws {
+        let objects: [[UInt8]] = [
+            [0xA2, 1, 2],  // 0: array [d1, d2]
+            [0xD1, 3, 5],  // 1: d1 = {k: 7}
+            [0xD2, 3, 4, 5, 5],  // 2: d2 = {k: 7, a: 7}
+            [0x6F, 0x10, 16] + Array(repeating: [0x00, 0xE9], count: 16).flatMap { $0 },  // 3: k, 16 UTF-16 units
+            [0x5F, 0x10, 130] + Array(repeating: UInt8(ascii: "a"), count: 130),  // 4: a, 130 ASCII bytes
+            [0x10, 0x07],  // 5: 7
+        ]
+        // k = 1 + 16 / 4 = 5, a = 1 + 130 / 128 = 2; d1 = 1 + 5 + 1 = 7, d2 = 1 + 5 + 1 + 2 + 1 = 10; top 18.
+        let bytes = Self.bplist(objects)
+        try bytes.withUnsafeBytes { raw in
+            let index = try BPlistIndex(validating: raw, options: ArchiveReadingOptions())
+            #expect(index.expandedTopSize == 18)
+            for forLibplist in [true, false] {
+                #expect(try index.checkExpandedSize(in: raw, limit: 18, forLibplist: forLibplist) == [])
+                let error = #expect(throws: ArchiveError.self) {
+                    try index.checkExpandedSize(in: raw, limit: 17, forLibplist: forLibplist)
+                }
+                #expect(error?.reason.contains("keys counted by length") == true)
             }
         }
     }

@@ -32,8 +32,8 @@ extension BPlistIndex {
     /// With `forLibplist` false only the size is checked: the native reader builds shared values once, but
     /// whoever walks the resulting tree (a writer, `==`, a graph) pays the expanded size.
     ///
-    /// Returns the containers reached more than once (shared in place: a graph builder keeps each one value);
-    /// usually none. Measured by the container check, they may include containers the top does not reach.
+    /// Returns the containers the top reaches more than once (shared in place: a graph builder keeps each one
+    /// value); usually none.
     @discardableResult
     func checkExpandedSize(
         in bytes: UnsafeRawBufferPointer, limit: Int, forLibplist: Bool = true
@@ -44,9 +44,10 @@ extension BPlistIndex {
             return []
         }
         let limit = max(limit, 1)
-        // Measured with the container check: within the limit, the walk below has nothing to find. Past it, the
-        // walk finds the container that passes it first, which the error names.
-        if !forLibplist, let expansion, expansion.top < .max, Int(expansion.top) <= limit { return expansion.shared }
+        // Measured with the container check when it reached no container twice: within the limit, the walk
+        // below has nothing to find, and no container is shared. Past it, the walk finds the container that
+        // passes it first, which the error names.
+        if !forLibplist, let size = expandedTopSize, size < .max, Int(size) <= limit { return [] }
         // Sizes up to the limit, and a bit for "reached again": 4 bytes an object under the default limits.
         if limit < Int(UInt32.max >> 1) {
             var memo = [UInt32](repeating: 0, count: records.count)

@@ -28,8 +28,8 @@
         /// (``ClassKeySlot``) and, in an ``ArchiveRecordTable``, the checks done (``ArchiveRecordTable/entryChecked``).
         @usableFromInline package var flags: UInt8 = 0
         /// The container check's mark (see `checkContainers`), in the record's two bytes of padding: the check
-        /// kept it beside each object's expanded size in an array of 8 bytes per object (43 MB of fresh memory for
-        /// W1's 5.4 million objects), and now needs the sizes alone. Read by nothing else.
+        /// kept it in an array of 8 bytes per object beside each object's expanded size (43 MB of fresh memory
+        /// for W1's 5.4 million objects), and now needs neither array. Read by nothing else.
         @usableFromInline var mark: UInt16 = 0
 
         /// Where the payload starts (after the marker and any length integer).
@@ -52,19 +52,10 @@
 
     let trailer: BPlistTrailer
     package private(set) var records: [Record]
-    /// What the container check measured on the way (see ``Expansion``); nil for a table without records.
-    private(set) var expansion: Expansion?
-
-    /// The expanded size of the plist, measured by the container check: each container's size is 1 plus its
-    /// children's (a child container counted once per reference, a scalar 1, a key ``Record/keyNodes``), as
-    /// ``checkExpandedSize(in:limit:forLibplist:)`` counts it, saturated at `UInt32.max`.
-    struct Expansion: Sendable {
-        /// The top object's expanded size.
-        var top: UInt32
-        /// The containers referenced more than once (by any container, so at least those the top reaches more
-        /// than once).
-        var shared: Set<Int>
-    }
+    /// The top object's expanded size, as ``checkExpandedSize(in:limit:forLibplist:)`` counts it, measured by
+    /// the container check when it reached no container twice (a tree, as archivers write), saturated at
+    /// `UInt32.max`; nil when it did, and for a table without records.
+    private(set) var expandedTopSize: UInt32?
 
     package var topObject: Int { trailer.topObject }
     var refSize: Int { trailer.objectRefSize }
@@ -95,7 +86,7 @@
         // One pass per reference width, for the same reason.
         let limit = options.containerDepthLimit
         // Over the records' buffer, which the check also writes each dictionary's `$class` slot into.
-        let checked: Result<Expansion, ArchiveError> = records.withUnsafeMutableBufferPointer { records in
+        let checked: Result<UInt32?, ArchiveError> = records.withUnsafeMutableBufferPointer { records in
             Result { () throws(ArchiveError) in
                 switch trailer.objectRefSize {
                 case 1: try Self.checkContainers(records, bytes, trailer, references: UInt8.self, depthLimit: limit)
@@ -105,7 +96,7 @@
                 }
             }
         }
-        expansion = try checked.get()
+        expandedTopSize = try checked.get()
     }
 
     /// Parses every record into `base`, counting in `initialized` those written.
@@ -132,7 +123,7 @@
     init(recordReaderFor trailer: BPlistTrailer) {
         self.trailer = trailer
         self.records = []
-        self.expansion = nil
+        self.expandedTopSize = nil
     }
 
     /// Reads object `object`'s offset-table entry, checks it points into the object area, and parses the record.
@@ -361,24 +352,24 @@
     }
 
     /// Checks every container once, depth first without recursion: references in range, keys are strings,
-    /// no cycles, and no chain of nested containers longer than `depthLimit`. Measures the expanded size on
-    /// the way, so that ``checkExpandedSize(in:limit:forLibplist:)`` need not walk the containers again.
+    /// no cycles, and no chain of nested containers longer than `depthLimit`. Measures the top's expanded size
+    /// on the way, so that ``checkExpandedSize(in:limit:forLibplist:)`` need not walk the containers again,
+    /// unless a container is reached twice: each finished container's size goes only to its parent, so that no
+    /// size is kept per object (an array of 4 bytes an object, whose fresh pages cost 11 % of W1's read to
+    /// clear), and then the size is unknown (nil).
     /// References are read as `Reference` when they are that wide (the reader specialized for the width), byte
     /// by byte otherwise (3, 5, 6 or 7 bytes).
     private static func checkContainers<Reference: FixedWidthInteger & UnsignedInteger>(
         _ records: UnsafeMutableBufferPointer<Record>, _ bytes: UnsafeRawBufferPointer, _ trailer: BPlistTrailer,
         references: Reference.Type, depthLimit: Int
-    ) throws(ArchiveError) -> Expansion {
+    ) throws(ArchiveError) -> UInt32? {
         let limit = depthLimit
         let refSize = trailer.objectRefSize
         let exact = MemoryLayout<Reference>.size == refSize
         // Per object: its record's `mark`, 0 not visited, 1 on the current path, h + 2 done, with h the height of
-        // its nesting; `sizes`, the expanded size of a container done, written when it is done and read only
-        // after (so never initialized otherwise: the pages of objects that are no container are not written).
-        let sizes = UnsafeMutablePointer<UInt32>.allocate(capacity: records.count)
-        defer { sizes.deallocate() }
-        HugePages.advise(UnsafeMutableRawPointer(sizes), byteCount: records.count * MemoryLayout<UInt32>.stride)
-        var shared = Set<Int>()
+        // its nesting.
+        var topSize: UInt32 = 1
+        var reachedTwice = false
         var stack: [(object: Int, next: Int, height: Int, size: UInt32)] = []
         let count = records.count
         func adding(_ a: UInt32, _ b: UInt32) -> UInt32 {
@@ -452,9 +443,8 @@
                         let childHeight = Int(childRecord.mark) - 2 + 1
                         if childHeight > height { height = childHeight }
                         if childHeight > limit { throw depthError(at: top.object, limit) }
-                        // Done already: reached once before.
-                        shared.insert(c)
-                        size = adding(size, sizes[c])
+                        // Done already: reached once before, its size not kept.
+                        reachedTwice = true
                     }
                     if descended { break }
                 }
@@ -462,7 +452,7 @@
                 // h + 2, as the marks are read below (h + 1 read back as h - 1 lost a level at every container
                 // met done: nesting written children first passed at any depth).
                 records[top.object].mark = UInt16(height + 2)
-                sizes[top.object] = size
+                if top.object == trailer.topObject { topSize = size }
                 stack.removeLast()
                 if !stack.isEmpty {
                     stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
@@ -471,7 +461,7 @@
                 }
             }
         }
-        return Expansion(top: records[trailer.topObject].kind.isContainer ? sizes[trailer.topObject] : 1, shared: shared)
+        return reachedTwice ? nil : topSize
     }
 
     private static func depthError(at object: Int, _ limit: Int) -> ArchiveError {
