@@ -21,10 +21,9 @@ extension BPlistIndex {
     ///
     /// The count follows the parser: a scalar is 1 node, a container is 1 plus the expanded size of each
     /// child, and each dictionary key counts as ``Record/keyNodes`` (1, more for a long key). Only what the top
-    /// object reaches is counted. It is
-    /// computed in time linear in the references, with one memoized size per object, by an iterative
-    /// post-order walk (the index is validated acyclic, so no recursion and no cycle checks are needed), and
-    /// with saturating arithmetic, so a count beyond `Int.max` still compares correctly.
+    /// object reaches is counted. It is computed in time linear in the references, with one memoized size per
+    /// object, by an iterative post-order walk (the index is validated acyclic, so no recursion and no cycle
+    /// checks are needed), and with saturating arithmetic, so a count beyond `Int.max` still compares correctly.
     ///
     /// The same walk visits every object libplist would parse, so it also rejects, naming the object, what
     /// libplist would misread rather than return a wrong value (see ``checkLibplistReads(_:asKey:in:)``).
