@@ -98,6 +98,21 @@ struct AmplificationTests {
         }
     }
 
+    /// A typed decode reads a graph value (`ArchivedValue`) through the whole archive's graph, which the same
+    /// budget refuses; the error says why, where it said only that the archive "cannot be read as a graph".
+    @Test func aGraphValueOverTheNodeBudgetNamesTheBudget() throws {
+        struct Holder: Decodable { let payload: ArchivedValue }
+        let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)
+        let error = #expect(throws: DecodingError.self) { _ = try KeyedArchiveDecoder().decode(Holder.self, from: bytes) }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error))")
+            return
+        }
+        #expect(context.debugDescription.contains("cannot be read as a graph"), "\(context.debugDescription)")
+        #expect(context.debugDescription.contains("expands to more than"), "\(context.debugDescription)")
+        #expect(context.codingPath.map(\.stringValue) == ["payload"])
+    }
+
     @Test func aSharedReferenceDAGInAnArchiveThrowsTheOutputBudget() throws {
         // 22 arrays, each holding the next twice: 2²² nodes once expanded, read with the node budget lifted.
         let bytes = HostilePlists.keyedArchiveHoldingBomb(levels: 22)

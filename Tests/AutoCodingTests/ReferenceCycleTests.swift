@@ -203,7 +203,7 @@ struct ReferenceCycleTests {
             let context = DecodingContext(
                 decoder: KeyedArchiveDecoder(), table: try ArchiveRecordTable(lazy: bytes, options: .init()))
             holder = try context.decodeRoot(Holder.self)
-            let shells = try #require(context.resolver?.shells)
+            let shells = try context.resolver(at: .root).shells
             for uid in [5, 6] { unreachable.watch(try #require(shells[uid])) }
         }
         #expect(unreachable.alive == 0)
@@ -236,7 +236,7 @@ struct ReferenceCycleTests {
         do {
             let unarchiver = try KeyedUnarchiver(bytes: Self.failingListArchive())
             #expect(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
-            for case let object? in try #require(unarchiver.context.resolver?.shells) { watched.watch(object) }
+            for case let object? in try unarchiver.context.resolver(at: .root).shells { watched.watch(object) }
         }
         #expect(watched.count == 3)
         #expect(watched.alive == 0)
@@ -249,7 +249,7 @@ struct ReferenceCycleTests {
             let unarchiver = try KeyedUnarchiver(bytes: Self.failingListArchive())
             #expect(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
             other = try #require(try unarchiver.decodeObject(forKey: "other") as? ArchivedObject)
-            for case let object? in try #require(unarchiver.context.resolver?.shells) where object !== other {
+            for case let object? in try unarchiver.context.resolver(at: .root).shells where object !== other {
                 watched.watch(object)
             }
         }
@@ -280,7 +280,7 @@ struct ReferenceCycleTests {
             let context = DecodingContext(
                 decoder: KeyedArchiveDecoder(), table: try ArchiveRecordTable(lazy: bytes, options: .init()))
             #expect(throws: DecodingError.self) { _ = try context.decodeRoot(FailingHolder.self) }
-            for case let object? in try #require(context.resolver?.shells) { watched.watch(object) }
+            for case let object? in try context.resolver(at: .root).shells { watched.watch(object) }
         }
         #expect(watched.count == 3)
         #expect(watched.alive == 0)
@@ -305,7 +305,7 @@ struct ReferenceCycleTests {
             let error = try #require(throws: DecodingError.self) { _ = try unarchiver.decodeObject(forKey: "root") }
             guard case .dataCorrupted(let context) = error else { throw error }
             #expect(context.debugDescription == "the dictionary has the key k twice")
-            for case let object? in try #require(unarchiver.context.resolver?.shells) { watched.watch(object) }
+            for case let object? in try unarchiver.context.resolver(at: .root).shells { watched.watch(object) }
         }
         #expect(watched.count == 3)
         #expect(watched.alive == 0)

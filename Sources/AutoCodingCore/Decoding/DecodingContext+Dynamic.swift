@@ -82,7 +82,7 @@ extension DecodingContext {
         case .fail:
             throw DecodingError.archiveCorrupted("no Swift type is registered for the class \(name)", at: path)
         case .keepAsArchivedObject:
-            guard let uid = node.uid, let object = resolver?.resolve(ArchiveUID(uid)).object else {
+            guard let uid = node.uid, let object = try resolver(at: path).resolve(ArchiveUID(uid)).object else {
                 throw DecodingError.archiveCorrupted("cannot keep the \(name) object stored in place", at: path)
             }
             graphValuesHandedOut.append(.object(object))

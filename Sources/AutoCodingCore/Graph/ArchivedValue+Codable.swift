@@ -37,9 +37,7 @@ extension DecodingContext {
 
     private func resolvedGraphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
         if node.isNull { return .null }
-        guard let resolver else {
-            throw DecodingError.archiveCorrupted("the archive cannot be read as a graph", at: path)
-        }
+        let resolver = try resolver(at: path)
         if let uid = node.uid { return resolver.resolve(ArchiveUID(uid)) }
         let value: ArchiveValue
         do {
