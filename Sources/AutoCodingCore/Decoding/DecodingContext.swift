@@ -40,26 +40,9 @@ final class DecodingContext {
     var allowedClassNames: Set<String>?
     /// What ``decodeAny(_:path:)`` does with a class it cannot map to a Swift type.
     var unknownClassPolicy: KeyedUnarchiver.UnknownClassPolicy = .keepAsArchivedObject
-    /// The whole archive as a graph, built the first time an unknown class is kept or a graph value decoded at
-    /// `path`. This is the one reader that needs whole values, so it validates the whole file first
-    /// (``ArchiveRecordTable/validatedView()``); when that fails, every such value fails with its reason.
-    func resolver(at path: CodingPathNode) throws -> GraphResolver {
-        let result: Result<GraphResolver, ArchiveError>
-        if let built = resolverStorage {
-            result = built
-        } else {
-            result = Result { () throws(ArchiveError) in try GraphResolver(view: table.validatedView()) }
-            resolverStorage = result
-            if case .success(let built) = result { built.link(instances) }
-        }
-        switch result {
-        case .success(let built): return built
-        case .failure(let error):
-            throw DecodingError.archiveCorrupted("the archive cannot be read as a graph: \(error)", at: path)
-        }
-    }
-    /// nil until ``resolver(at:)`` is first asked for; then the resolver, or why it could not be built.
-    private var resolverStorage: Result<GraphResolver, ArchiveError>?
+    /// nil until ``resolver(at:)`` (DecodingContext+Graph.swift) is first asked for; then the resolver, or why it
+    /// could not be built.
+    var resolverStorage: Result<GraphResolver, ArchiveError>?
     /// The resolver's values this decode handed out (``graphValue(_:path:)``, objects of unknown classes kept):
     /// once the decode ends, the rest of the graph is emptied, so that its cycles do not outlive it.
     var graphValuesHandedOut: [ArchivedValue] = []

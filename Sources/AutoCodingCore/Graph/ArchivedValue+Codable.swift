@@ -25,30 +25,3 @@ extension ArchivedValue: Codable {
             debugDescription: "ArchivedValue is written only into keyed archives (KeyedArchiveEncoder, KeyedArchiver)"))
     }
 }
-
-extension DecodingContext {
-    /// The graph value at `node`: an instance and everything it reaches (from the whole-archive graph, so one
-    /// object is one ``ArchivedObject`` however often it is reached), a referenced scalar, or a value in place.
-    func graphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
-        let value = try resolvedGraphValue(node, path: path)
-        graphValuesHandedOut.append(value)
-        return value
-    }
-
-    private func resolvedGraphValue(_ node: Node, path: CodingPathNode) throws -> ArchivedValue {
-        if node.isNull { return .null }
-        let resolver = try resolver(at: path)
-        if let uid = node.uid { return resolver.resolve(ArchiveUID(uid)) }
-        let value: ArchiveValue
-        do {
-            value = try table.validatedView().materialize(node.object)
-        } catch {
-            throw DecodingError.archiveCorrupted("\(error)", at: path)
-        }
-        // In place: a scalar stays in place; arrays and dictionaries resolve their UIDs.
-        switch value {
-        case .array, .dictionary: return resolver.resolve(value)
-        default: return .inline(value)
-        }
-    }
-}
