@@ -29,7 +29,18 @@ extension ArchiveRecordTable {
             let n = Int(record.count)
             try checkReferences(of: object, record, 2 * n)
             var classKeys = ClassKeySlot()
-            for i in 0..<n { classKeys.note(try checkKey(ref(object, record, i), of: object), at: i, in: raw) }
+            for i in 0..<n {
+                let key = ref(object, record, i)
+                // The usual key, a short ASCII string not validated yet (swift-corelibs-foundation writes each key
+                // of each object anew), is read here: called for each key, the check cost as much in its call as
+                // in its work.
+                if slots[key].offset == 0, let string = BPlistIndex.shortASCIIString(object: key, in: raw, trailer: trailer) {
+                    store(string, at: key)
+                    classKeys.note(string, at: i, in: raw)
+                } else {
+                    classKeys.note(try checkKey(key, of: object), at: i, in: raw)
+                }
+            }
             if rejectsDuplicateKeys && n > 1 { try checkKeysUnique(of: object, record) }
             classKeys.record(in: &record)
         default:
@@ -73,15 +84,12 @@ extension ArchiveRecordTable {
     }
 
     /// A dictionary key is a string. Parsed here, not through ``validate(_:)``: a key that is itself a
-    /// container is an error, so checking one never recurses. A short ASCII key, the usual one, is read without
-    /// the general parse.
+    /// container is an error, so checking one never recurses. (``validate(_:)`` reads a short ASCII key not
+    /// validated yet itself.)
+    @inline(never)
     private func checkKey(_ key: Int, of object: Int) throws(ArchiveError) -> BPlistIndex.Record {
         var record = slots[key]
         if record.offset == 0 {
-            if let string = BPlistIndex.shortASCIIString(object: key, in: raw, trailer: trailer) {
-                store(string, at: key)
-                return string
-            }
             record = try BPlistIndex.record(object: key, in: raw, trailer: trailer)
             if record.kind.isString { store(record, at: key) }
         }
