@@ -181,12 +181,11 @@ final class DecodingContext {
         return slots
     }
 
-    /// The bplist object stored under `key` in the object at `node`, found through its class's key slots when
-    /// it has some (see ``keySlots(of:)``).
+    /// The bplist object stored under `key` in the object at `node`, found through its class's key slots (see
+    /// ``keySlots(of:)``).
     @inline(__always)
-    func field(_ key: String, of node: Node, slots: ArchiveKeySlots?) -> Int? {
-        guard let slots, !node.isNull else { return field(key, of: node) }
-        return table.entry(of: node.object, key: key, slots: slots)
+    func field(_ key: String, of node: Node, slots: ArchiveKeySlots) -> Int? {
+        node.isNull ? nil : table.entry(of: node.object, key: key, slots: slots)
     }
 
     /// Long strings already made, by bplist object, and which long strings were made once (one bit per object,
@@ -460,12 +459,19 @@ final class DecodingContext {
         while let fill = fills.popLast() {
             // Made once for the three calls below. It fits an existential's inline buffer (24 bytes): no box.
             let decoder: any Decoder = _ArchiveDecoder(context: self, node: fill.node, codingPathNode: fill.path)
-            try fill.object.autoCodingWillDecode(from: decoder)
-            try fill.object.decodeProperties(from: decoder)
-            try fill.object.autoCodingDidDecode(from: decoder)
-            let replacement = fill.object.autoCodingReplacement()
+            let replacement = try Self.fill(fill.object, from: decoder)
             if replacement !== fill.object, let uid = fill.node.uid { remember(replacement, as: uid) }
         }
+    }
+
+    /// Runs the hooks and the generated `decodeProperties(from:)` of `object`, and returns its replacement. The
+    /// object opened once, as a borrowed parameter: called on the existential, each of the four calls retained
+    /// and released it.
+    private static func fill(_ object: some AutoCodingObject, from decoder: any Decoder) throws -> AnyObject {
+        try object.autoCodingWillDecode(from: decoder)
+        try object.decodeProperties(from: decoder)
+        try object.autoCodingDidDecode(from: decoder)
+        return object.autoCodingReplacement()
     }
 
     /// Decodes the object at `node` into an existing `@AutoCoding` instance (`setValues(fromArchive:)`).

@@ -6,42 +6,65 @@ import AutoCodingFast
 /// without a coding-path node, and no `KeyedDecodingContainer` box (whose generic calls cost a runtime metadata
 /// lookup per property). Over any other `Decoder` it is a `KeyedDecodingContainer<AutoCodingKey>`.
 public struct AutoCodingReader {
-    /// Over this package's decoder, its context, the object's node and its path, held apart rather than as the
-    /// decoder: a copy of the decoder (its context and path) per field read was an outlined call and its
-    /// reference counting, which the optimizer cannot remove; a plain class reference it can.
-    private let context: DecodingContext?
+    /// What the reader reads from.
+    private enum Source {
+        /// This package's decoder: its context and the key slots of the object's class.
+        case archive(DecodingContext, ArchiveKeySlots?)
+        /// Another decoder's keyed container, boxed: `KeyedDecodingContainer` is resilient, so held inline it
+        /// gave the reader a layout known only at run time, and every field read looked its offsets up and
+        /// copied it through value witnesses.
+        case fallback(FallbackContainer<KeyedDecodingContainer<AutoCodingKey>>)
+    }
+
+    private let source: Source
+    /// The same context and key slots, unretained, for the field reads: `source` owns them for the reader's
+    /// life, and reading them as guaranteed references costs no retain and release per field (bound from
+    /// optionals by `guard let`, each was copied: two retains and releases per field read).
+    private let context: Unmanaged<DecodingContext>?
+    private let slots: Unmanaged<ArchiveKeySlots>?
+    /// The object's node and its path (over this package's decoder).
     private let node: DecodingContext.Node
     private let codingPathNode: CodingPathNode
-    private let container: KeyedDecodingContainer<AutoCodingKey>?
-    /// Where the keys of the object's class are (over this package's decoder).
-    private let slots: ArchiveKeySlots?
 
     /// A reader of the object `decoder` is positioned on.
     public init(_ decoder: any Decoder) throws {
         // Each branch initializes the reader whole, in place: assigning its properties one by one built it in a
-        // temporary that was then copied and destroyed (value-witness calls, as the optional container makes the
-        // reader non-trivial), twice per object decoded.
+        // temporary that was then copied and destroyed, twice per object decoded.
         if let archive = _ArchiveDecoder.opened(decoder) {
             try archive.checkKeyedObject()
+            let slots = archive.context.keySlots(of: archive.node)
             self.init(
-                context: archive.context, node: archive.node, codingPathNode: archive.codingPathNode,
-                container: nil, slots: archive.context.keySlots(of: archive.node))
+                source: .archive(archive.context, slots), context: .passUnretained(archive.context),
+                slots: slots.map { .passUnretained($0) }, node: archive.node, codingPathNode: archive.codingPathNode)
         } else {
             self.init(
-                context: nil, node: .null, codingPathNode: .root,
-                container: try decoder.container(keyedBy: AutoCodingKey.self), slots: nil)
+                source: .fallback(FallbackContainer(try decoder.container(keyedBy: AutoCodingKey.self))),
+                context: nil, slots: nil, node: .null, codingPathNode: .root)
         }
     }
 
     private init(
-        context: DecodingContext?, node: DecodingContext.Node, codingPathNode: CodingPathNode,
-        container: KeyedDecodingContainer<AutoCodingKey>?, slots: ArchiveKeySlots?
+        source: Source, context: Unmanaged<DecodingContext>?, slots: Unmanaged<ArchiveKeySlots>?,
+        node: DecodingContext.Node, codingPathNode: CodingPathNode
     ) {
+        self.source = source
         self.context = context
+        self.slots = slots
         self.node = node
         self.codingPathNode = codingPathNode
-        self.container = container
-        self.slots = slots
+    }
+
+    /// Another decoder's container, when the reader reads through one.
+    private var container: KeyedDecodingContainer<AutoCodingKey>? {
+        if case .fallback(let fallback) = source { return fallback.container }
+        return nil
+    }
+
+    /// The bplist object stored under `key` in the object, found through the class's key slots.
+    @inline(__always)
+    private func field(_ key: String, in context: DecodingContext) -> Int? {
+        guard let slots else { return context.field(key, of: node) }
+        return slots._withUnsafeGuaranteedRef { context.field(key, of: node, slots: $0) }
     }
 
     /// Reads the first of `keys` present into `property`; leaves it unchanged when none is.
@@ -51,12 +74,14 @@ public struct AutoCodingReader {
             try Self.describing(owner, key.stringValue) { property = try container.decode(T.self, forKey: key) }
             return
         }
-        for key in keys {
-            guard let object = context.field(key, of: node, slots: slots) else { continue }
-            try Self.describing(owner, key) {
-                property = try context.decodeChild(T.self, at: object, key: ArchiveCodingKey(key), below: codingPathNode)
+        try context._withUnsafeGuaranteedRef { context in
+            for key in keys {
+                guard let object = field(key, in: context) else { continue }
+                try Self.describing(owner, key) {
+                    property = try context.decodeChild(T.self, at: object, key: ArchiveCodingKey(key), below: codingPathNode)
+                }
+                return
             }
-            return
         }
     }
 
@@ -71,20 +96,22 @@ public struct AutoCodingReader {
             }
             return
         }
-        for key in keys {
-            guard let object = context.field(key, of: node, slots: slots) else { continue }
-            let field = try context.resolve(object)
-            // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`: nil
-            // is for an absent key, so both re-encode as read.
-            if T.self != ArchivedValue.self, try field.isNull || context.className(of: field) == "NSNull" {
-                property = (T.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? T }
+        try context._withUnsafeGuaranteedRef { context in
+            for key in keys {
+                guard let object = field(key, in: context) else { continue }
+                let field = try context.resolve(object)
+                // An optional ArchivedValue keeps `$null` as `.null`, and a double optional (`T??`) as `.some(nil)`:
+                // nil is for an absent key, so both re-encode as read.
+                if T.self != ArchivedValue.self, try field.isNull || context.className(of: field) == "NSNull" {
+                    property = (T.self as? any ExpressibleByNilLiteral.Type).flatMap { $0.init(nilLiteral: ()) as? T }
+                    return
+                }
+                try Self.describing(owner, key) {
+                    property = try context.decodeChild(
+                        T.self, node: field, key: ArchiveCodingKey(key), below: codingPathNode)
+                }
                 return
             }
-            try Self.describing(owner, key) {
-                property = try context.decodeChild(
-                    T.self, node: field, key: ArchiveCodingKey(key), below: codingPathNode)
-            }
-            return
         }
     }
 
@@ -126,11 +153,15 @@ public struct AutoCodingReader {
         _ property: inout T, keys: [String], in owner: Any.Type,
         _ value: (DecodingContext.Node, String, DecodingContext) throws -> T
     ) throws {
-        guard let context, context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
-        for key in keys {
-            guard let object = context.field(key, of: node, slots: slots) else { continue }
-            property = try value(context.resolve(object), key, context)
-            return
+        guard let context, context._withUnsafeGuaranteedRef({ $0.allowedClassNames == nil }) else {
+            return try read(&property, keys: keys, in: owner)
+        }
+        try context._withUnsafeGuaranteedRef { context in
+            for key in keys {
+                guard let object = field(key, in: context) else { continue }
+                property = try value(context.resolve(object), key, context)
+                return
+            }
         }
     }
 
@@ -140,16 +171,20 @@ public struct AutoCodingReader {
         _ property: inout T?, keys: [String], in owner: Any.Type,
         _ value: (DecodingContext.Node, String, DecodingContext) throws -> T
     ) throws {
-        guard let context, context.allowedClassNames == nil else { return try read(&property, keys: keys, in: owner) }
-        for key in keys {
-            guard let object = context.field(key, of: node, slots: slots) else { continue }
-            let field = try context.resolve(object)
-            if try field.isNull || context.className(of: field) == "NSNull" {
-                property = nil
-            } else {
-                property = try value(field, key, context)
+        guard let context, context._withUnsafeGuaranteedRef({ $0.allowedClassNames == nil }) else {
+            return try read(&property, keys: keys, in: owner)
+        }
+        try context._withUnsafeGuaranteedRef { context in
+            for key in keys {
+                guard let object = field(key, in: context) else { continue }
+                let field = try context.resolve(object)
+                if try field.isNull || context.className(of: field) == "NSNull" {
+                    property = nil
+                } else {
+                    property = try value(field, key, context)
+                }
+                return
             }
-            return
         }
     }
 

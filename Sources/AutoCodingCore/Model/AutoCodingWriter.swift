@@ -11,7 +11,7 @@ public struct AutoCodingWriter {
         case archive(_ArchiveEncoder, KeyedStorage)
         /// Another encoder's keyed container, boxed: `KeyedEncodingContainer` is resilient, so held inline it
         /// made every copy and destruction of the writer a value-witness call.
-        case fallback(FallbackContainer)
+        case fallback(FallbackContainer<KeyedEncodingContainer<AutoCodingKey>>)
     }
 
     private let target: Target
@@ -110,9 +110,9 @@ public struct AutoCodingWriter {
     }
 }
 
-/// Another encoder's keyed container for ``AutoCodingWriter``, held by reference.
-final class FallbackContainer {
-    var container: KeyedEncodingContainer<AutoCodingKey>
+/// Another coder's keyed container for ``AutoCodingWriter`` and ``AutoCodingReader``, held by reference.
+final class FallbackContainer<Container> {
+    var container: Container
 
-    init(_ container: KeyedEncodingContainer<AutoCodingKey>) { self.container = container }
+    init(_ container: Container) { self.container = container }
 }
