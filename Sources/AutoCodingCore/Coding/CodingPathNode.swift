@@ -38,40 +38,28 @@ enum CodingPathNode: Sendable {
 }
 
 /// A coding key made from a string or an index.
-/// One enum payload (17 bytes) rather than a `String?` and an `Int?` (25): it fits an existential's inline
-/// buffer, so a path node costs one allocation, not two.
+///
+/// 24 bytes, so that it fits an existential's inline buffer: a path node holds its key as
+/// `any CodingKey & Sendable`, and a larger key (an enum of a name, an index or both took 25) was a second
+/// allocation for every path node made.
 struct ArchiveCodingKey: CodingKey, Sendable {
-    private enum Storage: Sendable {
-        case name(String)
-        case index(Int)
-        case both(String, Int)
-    }
-    private let storage: Storage
+    /// The name; nil for a key made from an index alone.
+    private let name: String?
+    /// The index of an index key; of a named key, ``noIndex`` for none.
+    private let index: Int
+
+    /// The index a named key without one holds. (So a named key copied from another coder's key whose index is
+    /// `Int.min` has no index here; an index key keeps any index.)
+    private static let noIndex = Int.min
 
     /// The key's name; for an index, `Index N`, made only when asked for (paths are built for every element).
-    var stringValue: String {
-        switch storage {
-        case .name(let name), .both(let name, _): name
-        case .index(let index): "Index \(index)"
-        }
-    }
+    var stringValue: String { name ?? "Index \(index)" }
 
-    var intValue: Int? {
-        switch storage {
-        case .name: nil
-        case .index(let index), .both(_, let index): index
-        }
-    }
+    var intValue: Int? { name == nil || index != Self.noIndex ? index : nil }
 
-    init(_ string: String) { storage = .name(string) }
+    init(_ string: String) { (name, index) = (string, Self.noIndex) }
     init?(stringValue: String) { self.init(stringValue) }
-    init(intValue: Int) { storage = .index(intValue) }
+    init(intValue: Int) { (name, index) = (nil, intValue) }
     /// A sendable copy of any key.
-    init(_ key: some CodingKey) {
-        if let index = key.intValue {
-            storage = .both(key.stringValue, index)
-        } else {
-            storage = .name(key.stringValue)
-        }
-    }
+    init(_ key: some CodingKey) { (name, index) = (key.stringValue, key.intValue ?? Self.noIndex) }
 }
