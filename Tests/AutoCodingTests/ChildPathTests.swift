@@ -1,4 +1,5 @@
 import AutoCoding
+@testable import AutoCodingCore
 import Foundation
 import Testing
 
@@ -103,5 +104,27 @@ struct ChildPathTests {
             return
         }
         #expect(context.codingPath.map(\.stringValue) == ["rows", "Index 1", "Index 1"])
+    }
+
+    /// A path keeps what each key is: a field's name, an element's index, and both for a key that has both
+    /// (here an integer-backed `CodingKeys` case).
+    @Test func pathKeysKeepTheirNamesAndIndexes() throws {
+        struct Numbered: Encodable { var value = "x" }
+        struct NumberedInt: Decodable {
+            var value: Int
+            enum CodingKeys: Int, CodingKey { case value = 7 }
+        }
+        let bytes = try KeyedArchiveEncoder().encodeBytes([Numbered()])
+        let error = #expect(throws: DecodingError.self) { try KeyedArchiveDecoder().decode([NumberedInt].self, from: bytes) }
+        guard case .typeMismatch(_, let context)? = error else {
+            Issue.record("expected typeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(context.codingPath.map(\.stringValue) == ["Index 0", "value"])
+        #expect(context.codingPath.map(\.intValue) == [0, 7])
+        #expect(ArchiveCodingKey("name").intValue == nil)
+        #expect(ArchiveCodingKey(intValue: .min).intValue == .min)
+        // An existential's inline buffer is three words: a larger key is a second allocation per path node.
+        #expect(MemoryLayout<ArchiveCodingKey>.size <= 3 * MemoryLayout<Int>.size)
     }
 }
