@@ -1,6 +1,7 @@
 import AutoCodingFast
 
-/// The ``ArchiveKeySlots`` of each class met in a decode, by the UID of its class descriptor.
+/// The ``ArchiveKeySlots`` of each class met in a decode, by the UID of its class descriptor. Each is kept until the
+/// decode ends (none is ever dropped), so the keyed readers hold them unretained.
 struct ClassKeySlotTable {
     /// The first classes met, searched in order: an archive has few classes, and comparing a handful of integers
     /// costs less than hashing (the lookup runs for every object decoded).

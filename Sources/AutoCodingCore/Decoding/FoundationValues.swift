@@ -5,6 +5,10 @@ import Foundation
 /// URLs and UUIDs. Each accepts the forms Apple's archivers write (a plain entry or an in-place scalar; an
 /// `NSMutableString`/`NSMutableData` instance; `NS.time`, `NS.relative`/`NS.base`, `NS.uuidbytes`).
 enum FoundationValues {
+    /// How a mapped scalar is read from the node of a field: the shape of ``string(_:_:_:)``, ``bool(_:_:_:)``,
+    /// ``double(_:_:_:)`` and ``integer(_:_:_:_:)`` with its type given, which the keyed readers take.
+    typealias ScalarRead<T> = (DecodingContext.Node, DecodingContext, CodingPathNode) throws -> T
+
     /// Decodes `T`, one of the mapped types (``handles(_:)``). Returns `T`, not `T?`: in unspecialized generic
     /// code an optional result costs a runtime metadata lookup for `Optional<T>` on every call.
     @inline(__always)

@@ -115,22 +115,23 @@ public struct AutoCodingReader {
         }
     }
 
-    /// How a Foundation-mapped scalar is read from the node of a field (``FoundationValues``).
-    typealias ScalarRead<T> = (DecodingContext.Node, DecodingContext, CodingPathNode) throws -> T
-
     /// Reads a property of a scalar type with `read`, as ``read(_:keys:in:)`` reads it through the decoder's
     /// generic dispatch (``DecodingContext/decodeChild(_:at:key:below:)``) but without asking for the type's
     /// decode kind: the same values, the same errors. Secure decoding, whose class checks run per value, and
     /// other decoders than this package's take the generic way.
     @inline(__always)
-    func readScalar<T: Decodable>(_ property: inout T, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
+    func readScalar<T: Decodable>(
+        _ property: inout T, keys: [String], in owner: Any.Type, _ read: FoundationValues.ScalarRead<T>
+    ) throws {
         try readField(&property, keys: keys, in: owner) { try scalar(read, $0, $1, $2, owner) }
     }
 
     /// Reads an optional property of a scalar type with `read` (see ``readScalar(_:keys:in:_:)``): `$null` and
     /// `NSNull` read as nil.
     @inline(__always)
-    func readScalar<T: Decodable>(_ property: inout T?, keys: [String], in owner: Any.Type, _ read: ScalarRead<T>) throws {
+    func readScalar<T: Decodable>(
+        _ property: inout T?, keys: [String], in owner: Any.Type, _ read: FoundationValues.ScalarRead<T>
+    ) throws {
         try readField(&property, keys: keys, in: owner) { try scalar(read, $0, $1, $2, owner) }
     }
 
@@ -202,7 +203,7 @@ public struct AutoCodingReader {
 
     /// Reads the scalar at `node`, naming the key (in the path) and the owner (in the description) of an error.
     @inline(__always)
-    private func scalar<T>(_ read: ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,
+    private func scalar<T>(_ read: FoundationValues.ScalarRead<T>, _ node: DecodingContext.Node, _ key: String,
                            _ context: DecodingContext, _ owner: Any.Type) throws -> T
     {
         do {

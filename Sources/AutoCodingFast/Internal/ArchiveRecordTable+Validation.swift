@@ -34,7 +34,9 @@ extension ArchiveRecordTable {
                 // The usual key, a short ASCII string not validated yet (swift-corelibs-foundation writes each key
                 // of each object anew), is read here: called for each key, the check cost as much in its call as
                 // in its work.
-                if slots[key].offset == 0, let string = BPlistIndex.shortASCIIString(object: key, in: raw, trailer: trailer) {
+                if slots[key].offset == 0,
+                    let string = BPlistIndex.shortASCIIString(object: key, in: raw, trailer: trailer)
+                {
                     store(string, at: key)
                     classKeys.note(string, at: i, in: raw)
                 } else {
