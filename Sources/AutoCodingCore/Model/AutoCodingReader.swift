@@ -8,8 +8,8 @@ import AutoCodingFast
 public struct AutoCodingReader {
     /// What the reader reads from.
     private enum Source {
-        /// This package's decoder: its context and the key slots of the object's class.
-        case archive(DecodingContext, ArchiveKeySlots?)
+        /// This package's decoder: its context (which keeps every class's key slots until the decode ends).
+        case archive(DecodingContext)
         /// Another decoder's keyed container, boxed: `KeyedDecodingContainer` is resilient, so held inline it
         /// gave the reader a layout known only at run time, and every field read looked its offsets up and
         /// copied it through value witnesses.
@@ -17,9 +17,10 @@ public struct AutoCodingReader {
     }
 
     private let source: Source
-    /// The same context and key slots, unretained, for the field reads: `source` owns them for the reader's
-    /// life, and reading them as guaranteed references costs no retain and release per field (bound from
-    /// optionals by `guard let`, each was copied: two retains and releases per field read).
+    /// The same context, and the key slots of the object's class, unretained for the field reads: `source` owns
+    /// the context for the reader's life, and the context the slots, and reading them as guaranteed references
+    /// costs no retain and release per field (bound from optionals by `guard let`, each was copied: two retains
+    /// and releases per field read).
     private let context: Unmanaged<DecodingContext>?
     private let slots: Unmanaged<ArchiveKeySlots>?
     /// The object's node and its path (over this package's decoder).
@@ -34,7 +35,7 @@ public struct AutoCodingReader {
             try archive.checkKeyedObject()
             let slots = archive.context.keySlots(of: archive.node)
             self.init(
-                source: .archive(archive.context, slots), context: .passUnretained(archive.context),
+                source: .archive(archive.context), context: .passUnretained(archive.context),
                 slots: slots.map { .passUnretained($0) }, node: archive.node, codingPathNode: archive.codingPathNode)
         } else {
             self.init(
