@@ -142,6 +142,13 @@ extension ArchiveError {
         ArchiveError(.invalidUID, "UID \(uid) ≥ object count \(objectCount)", file: file, line: line)
     }
 
+    /// The memory for a record table of `objects` bplist objects (``BPlistIndex``, ``ArchiveRecordTable``) could
+    /// not be had.
+    @inline(never)
+    static func recordTableUnavailable(objects: Int, file: String = #fileID, line: UInt = #line) -> ArchiveError {
+        ArchiveError(.limitExceeded, "cannot allocate a record table for \(objects) objects", file: file, line: line)
+    }
+
     /// A UID record, bplist object `object`, at or above the `$objects` count: the UID rule of the keyed
     /// readers (the whole-file view checks every UID record, the record table each on first touch).
     @inline(never)

@@ -123,12 +123,10 @@ import Darwin
         try self.init(
             storage: view.storage, trailer: view.index.trailer, options: view.options, rejectsDuplicateKeys: false,
             readsMostObjects: true)
-        view.index.records.withUnsafeBufferPointer { records in
-            for (object, record) in records.enumerated() {
-                var record = record
-                record.flags |= Self.entryChecked | Self.descriptorChecked  // beside the view's `$class` slot
-                slots[object] = record
-            }
+        for (object, record) in view.index.records.buffer.enumerated() {
+            var record = record
+            record.flags |= Self.entryChecked | Self.descriptorChecked  // beside the view's `$class` slot
+            slots[object] = record
         }
         validatedCount = count
         self.view = view
@@ -144,7 +142,7 @@ import Darwin
         storage: ArchiveBytes, trailer: BPlistTrailer, options: ArchiveReadingOptions, rejectsDuplicateKeys: Bool,
         readsMostObjects: Bool
     ) throws(ArchiveError) {
-        // count * 16 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
+        // count * 12 cannot overflow: the trailer bounded count by maxObjectCount and by the file's size.
         let byteCount = max(trailer.objectCount, 1) * MemoryLayout<BPlistIndex.Record>.stride
         // Large tables are mapped directly: the kernel's zero pages cost nothing until written.
         let memory: UnsafeMutableRawPointer?
@@ -154,9 +152,7 @@ import Darwin
         } else {
             memory = calloc(byteCount, 1)
         }
-        guard let memory else {
-            throw ArchiveError(.limitExceeded, "cannot allocate a record table for \(trailer.objectCount) objects")
-        }
+        guard let memory else { throw ArchiveError.recordTableUnavailable(objects: trailer.objectCount) }
         slotBytes = byteCount
         self.storage = storage
         raw = storage.raw

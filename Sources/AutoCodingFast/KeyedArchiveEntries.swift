@@ -24,7 +24,7 @@ import OrderedCollections
     private let records: IndexRecords
     /// The view's records, its bytes, its reference width, its `$objects` array and a reader of its records, for
     /// the inlined readers.
-    @usableFromInline let recordList: [BPlistIndex.Record]
+    @usableFromInline let recordList: RecordBuffer
     @usableFromInline let raw: UnsafeRawBufferPointer
     @usableFromInline let refSize: Int
     @usableFromInline let objectsArray: Int

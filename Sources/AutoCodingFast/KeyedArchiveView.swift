@@ -147,7 +147,7 @@ public struct KeyedArchiveView: Sendable {
 
     /// Every UID in range, `$top` entries UIDs or scalars, and every instance's `$class` a class descriptor.
     private func checkObjects(_ raw: UnsafeRawBufferPointer) throws(ArchiveError) {
-        for (number, record) in index.records.enumerated() where record.kind == .uid {
+        for (number, record) in index.records.buffer.enumerated() where record.kind == .uid {
             let uid = index.uid(record)
             guard uid < objectCount else { throw ArchiveError.uidBeyondObjects(uid, object: number, objectCount: objectCount) }
         }

@@ -51,7 +51,7 @@
     }
 
     let trailer: BPlistTrailer
-    package private(set) var records: [Record]
+    package let records: RecordBuffer
     /// The top object's expanded size, as ``checkExpandedSize(in:limit:forLibplist:)`` counts it, measured by
     /// the container check when it reached no container twice (a tree, as archivers write), saturated at
     /// `UInt32.max`; nil when it did, and for a table without records.
@@ -64,57 +64,41 @@
     init(validating bytes: UnsafeRawBufferPointer, options: ArchiveReadingOptions) throws(ArchiveError) {
         let trailer = try BPlistTrailer(parsing: bytes, options: options)
         self.trailer = trailer
-        // Written in place, without an append's capacity and uniqueness checks per record (5.4 million in W1).
-        var failure: ArchiveError?
-        records = [Record](unsafeUninitializedCapacity: trailer.objectCount) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
-            HugePages.advise(base, byteCount: buffer.count * MemoryLayout<Record>.stride)
-            do throws(ArchiveError) {
-                // One loop per offset width, so that reading an offset-table entry is one load, not a switch.
-                switch trailer.offsetIntSize {
-                case 1: try Self.parseRecords(into: base, bytes, trailer, width: 1, initialized: &initialized)
-                case 2: try Self.parseRecords(into: base, bytes, trailer, width: 2, initialized: &initialized)
-                case 4: try Self.parseRecords(into: base, bytes, trailer, width: 4, initialized: &initialized)
-                default:
-                    try Self.parseRecords(into: base, bytes, trailer, width: trailer.offsetIntSize, initialized: &initialized)
-                }
-            } catch {
-                failure = error
-            }
+        // Written in place, without an append's capacity and uniqueness checks per record (5.4 million in W1),
+        // into memory a previous large index may have left (``RecordMemory``): every record is written.
+        guard let records = RecordBuffer(count: trailer.objectCount) else {
+            throw ArchiveError.recordTableUnavailable(objects: trailer.objectCount)
         }
-        if let failure { throw failure }
-        // One pass per reference width, for the same reason.
+        self.records = records
+        let base = records.base
+        // One loop per offset width, so that reading an offset-table entry is one load, not a switch.
+        switch trailer.offsetIntSize {
+        case 1: try Self.parseRecords(into: base, bytes, trailer, width: 1)
+        case 2: try Self.parseRecords(into: base, bytes, trailer, width: 2)
+        case 4: try Self.parseRecords(into: base, bytes, trailer, width: 4)
+        default: try Self.parseRecords(into: base, bytes, trailer, width: trailer.offsetIntSize)
+        }
+        // One pass per reference width, for the same reason; it also writes each dictionary's `$class` slot into
+        // the records.
         let limit = options.containerDepthLimit
-        // Over the records' buffer, which the check also writes each dictionary's `$class` slot into.
-        let checked: Result<UInt32?, ArchiveError> = records.withUnsafeMutableBufferPointer { records in
-            Result { () throws(ArchiveError) in
-                switch trailer.objectRefSize {
-                case 1: try Self.checkContainers(records, bytes, trailer, references: UInt8.self, depthLimit: limit)
-                case 2: try Self.checkContainers(records, bytes, trailer, references: UInt16.self, depthLimit: limit)
-                case 4: try Self.checkContainers(records, bytes, trailer, references: UInt32.self, depthLimit: limit)
-                default: try Self.checkContainers(records, bytes, trailer, references: UInt64.self, depthLimit: limit)
-                }
-            }
+        let buffer = records.buffer
+        switch trailer.objectRefSize {
+        case 1: expandedTopSize = try Self.checkContainers(buffer, bytes, trailer, references: UInt8.self, depthLimit: limit)
+        case 2: expandedTopSize = try Self.checkContainers(buffer, bytes, trailer, references: UInt16.self, depthLimit: limit)
+        case 4: expandedTopSize = try Self.checkContainers(buffer, bytes, trailer, references: UInt32.self, depthLimit: limit)
+        default: expandedTopSize = try Self.checkContainers(buffer, bytes, trailer, references: UInt64.self, depthLimit: limit)
         }
-        expandedTopSize = try checked.get()
     }
 
-    /// Parses every record into `base`, counting in `initialized` those written.
+    /// Parses every record into `base`.
     @inline(__always)
     private static func parseRecords(
-        into base: UnsafeMutablePointer<Record>, _ bytes: UnsafeRawBufferPointer, _ trailer: BPlistTrailer, width: Int,
-        initialized: inout Int
+        into base: UnsafeMutablePointer<Record>, _ bytes: UnsafeRawBufferPointer, _ trailer: BPlistTrailer, width: Int
     ) throws(ArchiveError) {
         for object in 0..<trailer.objectCount {
-            do throws(ArchiveError) {
-                let offset = try objectOffset(object, in: bytes, trailer: trailer, width: width)
-                (base + object).initialize(to: try record(object: object, at: offset, in: bytes, trailer: trailer))
-            } catch {
-                initialized = object
-                throw error
-            }
+            let offset = try objectOffset(object, in: bytes, trailer: trailer, width: width)
+            (base + object).initialize(to: try record(object: object, at: offset, in: bytes, trailer: trailer))
         }
-        initialized = trailer.objectCount
     }
 
     /// A table with no records, for ``LazyKeyedArchive``, which parses records one at a time with
@@ -122,7 +106,7 @@
     /// ``double(_:in:)``, ``uid(_:in:)``, ``makeString(_:in:)``) may be used on it; they never read `records`.
     init(recordReaderFor trailer: BPlistTrailer) {
         self.trailer = trailer
-        self.records = []
+        self.records = .empty
         self.expandedTopSize = nil
     }
 
