@@ -10,6 +10,7 @@ import Darwin
 ///
 /// `@unchecked Sendable`: nothing writes the records once the index that made them is built.
 @usableFromInline package final class RecordBuffer: @unchecked Sendable {
+    /// The first record.
     @usableFromInline let base: UnsafeMutablePointer<BPlistIndex.Record>
     /// The number of records.
     @usableFromInline package let count: Int
